@@ -49,7 +49,9 @@ class Span:
         return CATEGORY_OF[self.label]
 
     @classmethod
-    def of(cls, text: str, start: int, end: int, label: str, source: str = "", score: float = 1.0) -> Span:
+    def of(
+        cls, text: str, start: int, end: int, label: str, source: str = "", score: float = 1.0
+    ) -> Span:
         """Build a span over ``text[start:end]``, checking that the offsets fit the text."""
         if not 0 <= start < end <= len(text):
             raise SpanError(f"span offsets {start}-{end} fall outside a text of {len(text)}")
@@ -166,4 +168,7 @@ class Document:
 
     def __repr__(self) -> str:
         counts = ", ".join(f"{k}={len(v)}" for k, v in self._layers.items())
-        return f"Document(id={self._id!r}, patient={self._patient_id!r}, chars={len(self._text)}, {counts})"
+        return (
+            f"Document(id={self._id!r}, patient={self._patient_id!r}, "
+            f"chars={len(self._text)}, {counts})"
+        )

@@ -1,0 +1,5 @@
+import sys
+
+from phiscrub.cli import main
+
+sys.exit(main())
