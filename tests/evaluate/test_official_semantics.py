@@ -140,3 +140,15 @@ def test_official_layout_prints_four_significant_digits() -> None:
     assert lines[strict_at + 2].split() == ["Total", "Precision", "1.0", "(0.0)", "1.0"]
     assert lines[strict_at + 3].split() == ["Recall", "0.5", "(0.0)", "0.5"]
     assert lines[strict_at + 4].split() == ["F1", "0.6667", "0.6667"]
+
+
+def test_token_measure_adds_an_empty_token_for_a_tag_at_offset_zero() -> None:
+    # the official tokenizer, asked to start at offset 0, prepends an empty (0, 0) token:
+    # a spurious tag "Seen" at offset 0 costs two false positives (the empty token, "Seen")
+    text = "Seen by Ann Lee."
+    pred = (Span.of(text, 0, 4, "DOCTOR"),)
+    gold = (Span.of(text, 8, 15, "DOCTOR"),)
+    assert measures.per_doc_counts([Pair("d", text, gold, pred)], "token") == [Counts(0, 2, 2)]
+    # and a correct tag at offset 0 earns two true positives
+    gold0 = (Span.of(text, 0, 4, "DOCTOR"),)
+    assert measures.per_doc_counts([Pair("d", text, gold0, pred)], "token") == [Counts(2, 0, 0)]

@@ -128,4 +128,4 @@ def render_official(report: dict[str, Any]) -> str:
             )
         )
         out.append("\n")
-    return "\n".join(out)
+    return "\n".join(out) + "\n"

@@ -13,7 +13,9 @@ its semantics, and they are implemented here independently:
   that match some element of the other. We reproduce both.
 * Token measure: each tag is cut into runs of ASCII letters and digits (``[a-zA-Z0-9]+``)
   of the document text inside it, and each run is keyed by (category, TYPE, start, end).
-  Non-ASCII letters therefore split tokens, as in the official scorer.
+  Non-ASCII letters therefore split tokens, as in the official scorer. A tag that starts at
+  offset 0 also gets an empty token (0, 0): the scorer's tokenizer adds one when it is
+  asked to tokenize from the start of a document.
 * Only documents present in both GOLD and SYSTEM are scored; a document missing from
   SYSTEM is silently left out by the official scorer (we warn; see ``evaluate.report``).
 * Micro: counts pooled over documents. Macro: precision and recall per document (0.0 when
@@ -114,6 +116,9 @@ def token_keys(text: str, spans: Iterable[Span], typed: bool = True) -> list[Key
     """The official scorer's tokens: ASCII alphanumeric runs inside each span."""
     keys: list[Key] = []
     for s in spans:
+        if typed and s.start == 0:
+            # the official tokenizer adds an empty token (0, 0) for a tag at offset 0
+            keys.append((s.category, s.label, 0, 0))
         for m in ALNUM_RUN.finditer(text, s.start, s.end):
             if typed:
                 keys.append((s.category, s.label, m.start(), m.end()))
