@@ -66,13 +66,13 @@ def test_relaxed_intersection_iterates_the_smaller_set() -> None:
 
 
 def test_token_measure_uses_ascii_alphanumeric_runs() -> None:
-    text = "José Li went home."
-    gold = (Span.of(text, 0, 7, "PATIENT"),)  # "José Li" -> tokens "Jos", "Li"
-    pred = (Span.of(text, 0, 4, "PATIENT"),)  # "José" -> token "Jos"
+    text = "Pt José Li went home."
+    gold = (Span.of(text, 3, 10, "PATIENT"),)  # "José Li" -> tokens "Jos", "Li"
+    pred = (Span.of(text, 3, 7, "PATIENT"),)  # "José" -> token "Jos"
     pair = Pair("d", text, gold, pred)
     assert measures.per_doc_counts([pair], "token") == [Counts(1, 0, 1)]
     # "é" is not a token at all: the official tokenizer is [a-zA-Z0-9]+
-    pred2 = (Span.of(text, 3, 4, "PATIENT"),)
+    pred2 = (Span.of(text, 6, 7, "PATIENT"),)
     assert measures.per_doc_counts([Pair("d", text, gold, pred2)], "token") == [Counts(0, 0, 2)]
 
 
