@@ -1,0 +1,47 @@
+"""The development corpus: valid, up to date with its sources, split by patient."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import pytest
+
+from phiscrub.io import read_corpus
+
+CORPORA = Path(__file__).resolve().parents[1] / "corpora"
+sys.path.insert(0, str(CORPORA))
+import build_dev  # noqa: E402
+
+
+@pytest.fixture(scope="module")
+def xml_docs() -> dict[str, tuple[str, tuple[tuple[int, int, str], ...]]]:
+    corpus = read_corpus(CORPORA / "dev" / "xml", format="i2b2-2014")
+    assert corpus.skipped == []
+    return {
+        d.id: (d.text, tuple((s.start, s.end, s.label) for s in d.gold)) for d in corpus.documents
+    }
+
+
+def test_xml_matches_the_sources(xml_docs: dict[str, object]) -> None:
+    sources = sorted((CORPORA / "dev" / "src").glob("*.txt"))
+    assert len(sources) == len(xml_docs)
+    for path in sources:
+        doc = build_dev.load(path)
+        want = (doc.text, tuple((s.start, s.end, s.label) for s in doc.gold))
+        assert xml_docs[doc.id] == want, f"{doc.id}: run python corpora/build_dev.py"
+
+
+def test_corpus_size(xml_docs: dict[str, tuple[str, tuple[tuple[int, int, str], ...]]]) -> None:
+    patients = {doc_id.split("-")[0] for doc_id in xml_docs}
+    spans = [s for _, tags in xml_docs.values() for s in tags]
+    assert len(xml_docs) >= 200 and len(patients) >= 60
+    assert len(spans) >= 4000 and len({label for _, _, label in spans}) >= 25
+
+
+def test_split_is_by_patient_and_complete(xml_docs: dict[str, object]) -> None:
+    split = json.loads((CORPORA / "split.json").read_text())
+    parts = [set(split[k]) for k in ("train", "dev", "test")]
+    assert not (parts[0] & parts[1] or parts[0] & parts[2] or parts[1] & parts[2])
+    assert set().union(*parts) == {doc_id.split("-")[0] for doc_id in xml_docs}
