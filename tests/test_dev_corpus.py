@@ -45,3 +45,22 @@ def test_split_is_by_patient_and_complete(xml_docs: dict[str, object]) -> None:
     parts = [set(split[k]) for k in ("train", "dev", "test")]
     assert not (parts[0] & parts[1] or parts[0] & parts[2] or parts[1] & parts[2])
     assert set().union(*parts) == {doc_id.split("-")[0] for doc_id in xml_docs}
+
+
+@pytest.mark.parametrize(
+    "folder", [CORPORA / "dev" / "xml", CORPORA.parent / "examples" / "gold"], ids=str
+)
+def test_every_gold_span_survives_bio(folder: Path) -> None:
+    """span -> BIO -> span is the identity on every gold span of the repository's corpora."""
+    from phiscrub.text import bio_to_spans, spans_to_bio
+
+    docs = read_corpus(folder).documents
+    total = 0
+    for doc in docs:
+        tokens, tags = spans_to_bio(doc.text, doc.gold)
+        back = bio_to_spans(doc.text, tokens, tags)
+        assert [(s.start, s.end, s.label) for s in back] == [
+            (s.start, s.end, s.label) for s in doc.gold
+        ], doc.id
+        total += len(doc.gold)
+    assert total > 0
