@@ -12,6 +12,7 @@ from phiscrub.errors import PhiscrubError
 
 def build_parser() -> argparse.ArgumentParser:
     from phiscrub.evaluate import cli as eval_cli
+    from phiscrub.surrogate import cli as surrogate_cli
 
     parser = argparse.ArgumentParser(
         prog="phiscrub",
@@ -21,6 +22,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("-v", "--verbose", action="store_true", help="log progress details")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     eval_cli.register(sub)
+    surrogate_cli.register(sub)
     return parser
 
 

@@ -103,29 +103,12 @@ def render_official(report: dict[str, Any]) -> str:
         mi, ma = report[key]["micro"], report[key]["macro"]
         out.append(fmt.format(f"{label} ({n})", "Measure", "Macro (SD)", "Micro (Primary)"))
         out.append(rule)
+        for first, name, key in (("Total", "Precision", "precision"), ("", "Recall", "recall")):
+            macro_cell = "{:.4} ({:.2})".format(ma[key], ma[f"{key}_sd"])
+            out.append(fmt.format(first, name, macro_cell, "{:.4}".format(mi[key])))
+        macro_f1 = "{:.4}".format(f1(ma["precision"], ma["recall"]))
         out.append(
-            fmt.format(
-                "Total",
-                "Precision",
-                "{:.4} ({:.2})".format(ma["precision"], ma["precision_sd"]),
-                "{:.4}".format(mi["precision"]),
-            )
-        )
-        out.append(
-            fmt.format(
-                "",
-                "Recall",
-                "{:.4} ({:.2})".format(ma["recall"], ma["recall_sd"]),
-                "{:.4}".format(mi["recall"]),
-            )
-        )
-        out.append(
-            fmt.format(
-                "",
-                "F1",
-                "{:.4}".format(f1(ma["precision"], ma["recall"])),
-                "{:.4}".format(f1(mi["recall"], mi["precision"])),
-            )
+            fmt.format("", "F1", macro_f1, "{:.4}".format(f1(mi["recall"], mi["precision"])))
         )
         out.append("\n")
     return "\n".join(out) + "\n"
