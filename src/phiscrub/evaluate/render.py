@@ -105,7 +105,7 @@ def render_official(report: dict[str, Any]) -> str:
         out.append(rule)
         for first, name, key in (("Total", "Precision", "precision"), ("", "Recall", "recall")):
             macro_cell = "{:.4} ({:.2})".format(ma[key], ma[f"{key}_sd"])
-            out.append(fmt.format(first, name, macro_cell, "{:.4}".format(mi[key])))
+            out.append(fmt.format(first, name, macro_cell, f"{mi[key]:.4}"))
         macro_f1 = "{:.4}".format(f1(ma["precision"], ma["recall"]))
         out.append(
             fmt.format("", "F1", macro_f1, "{:.4}".format(f1(mi["recall"], mi["precision"])))
