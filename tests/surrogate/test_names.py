@@ -106,3 +106,15 @@ def test_username_keeps_initials_through_the_letter_mapping() -> None:
     assert out[2:].isdigit() and len(out) == 4
     long = username_surrogate(KEY, P, "jsmith42")
     assert len(long) == 8 and long[:6].islower() and long[6:].isdigit() and long != "jsmith42"
+
+
+def test_signature_initials_stay_initials() -> None:
+    from phiscrub.surrogate.names import letter_map, name_surrogate
+
+    key, scope = b"k" * 32, "patient-7"
+    mapping = letter_map(key, scope)
+    assert name_surrogate(key, scope, "POH") == "".join(mapping[c] for c in "POH")
+    assert name_surrogate(key, scope, "lk") == "".join(mapping[c] for c in "LK").lower()
+    # a short surname written in capitals is still a name, not initials
+    lee = name_surrogate(key, scope, "LEE")
+    assert lee.isupper() and lee[0] == mapping["L"]

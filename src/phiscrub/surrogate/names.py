@@ -150,6 +150,8 @@ def initial_surrogate(key: bytes, scope: str, letter: str) -> str:
 def name_surrogate(key: bytes, scope: str, text: str) -> str:
     """A person's name in the same surface form: case, initials, order, punctuation,
     titles (``Mr.``), hyphenated parts and a possessive ``'s`` are kept."""
+    if _is_initials(text):
+        return "".join(initial_surrogate(key, scope, c) for c in text)
     out: list[str] = []
     for m in _PART.finditer(text):
         tok = m.group()
@@ -161,6 +163,17 @@ def name_surrogate(key: bytes, scope: str, text: str) -> str:
             stem, tail = tok[:-2], tok[-2:]
         out.append(_word_surrogate(key, scope, stem) + tail)
     return "".join(out)
+
+
+def _is_initials(text: str) -> bool:
+    """A mention that is a group of initials (``JKS``, ``lk`` in a ``JKS/lk`` signature):
+    two or three letters, not title case, and no census name (``LEE`` and ``Ng`` are)."""
+    if not (2 <= len(text) <= 3 and text.isascii() and text.isalpha()):
+        return False
+    if not (text.isupper() or text.islower()):
+        return False
+    freq = census().freq
+    return not any(text.upper() in freq[kind] for kind in ("male", "female", "last"))
 
 
 def _word_surrogate(key: bytes, scope: str, word: str) -> str:
