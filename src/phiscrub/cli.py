@@ -12,6 +12,7 @@ from phiscrub.errors import PhiscrubError
 
 def build_parser() -> argparse.ArgumentParser:
     from phiscrub.corpus import cli as corpus_cli
+    from phiscrub.detect import cli as detect_cli
     from phiscrub.evaluate import cli as eval_cli
     from phiscrub.surrogate import cli as surrogate_cli
     from phiscrub.synth import cli as synth_cli
@@ -24,6 +25,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("-v", "--verbose", action="store_true", help="log progress details")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     eval_cli.register(sub)
+    detect_cli.register(sub)
     synth_cli.register(sub)
     corpus_cli.register(sub)
     surrogate_cli.register(sub)

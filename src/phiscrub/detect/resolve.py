@@ -1,0 +1,166 @@
+"""Span processors of the rule pipelines: ``process(doc, spans) -> list[Span]``.
+
+Order in the ``rules`` pipeline (see ``registry.PIPELINES``):
+
+1. ``invalidate``: a rule span that lies inside a clinical match of
+   ``data/patterns/clinical.toml`` (``BP 118/76``, ``GCS 15``, ``L4-L5``, ``at 0800``) is
+   dropped, unless its pattern's priority is at least ``STRONG`` (an explicit trigger
+   such as ``DOB:`` beats a clinical look-alike).
+2. ``id_lists``: an identifier followed by ``, `` / `` / `` / ``and`` and another code of
+   the same shape gets a sibling span of the same label (``Acc: 771, 772, 773``).
+3. ``propagate``: a name tagged by a trigger (``Dr. Quill``) is tagged at every other
+   occurrence in the same note (seed 001 global reconciliation, per document).
+4. ``resolve``: overlaps. Spans are ranked by the priority of their pattern (higher
+   first), then by length (longer first), then by start; a span is kept if it overlaps
+   no span kept before it. Identical extents with different labels keep the higher
+   priority label. The result never holds two overlapping spans.
+"""
+
+from __future__ import annotations
+
+import bisect
+import re
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+
+from phiscrub.detect.lexicon import Lexicons
+from phiscrub.detect.patterns import PatternDetector
+from phiscrub.span import Document, Span
+
+#: a pattern at or above this priority survives the clinical invalidation
+STRONG = 90
+
+PriorityOf = Callable[[Span], int]
+
+
+@dataclass
+class Invalidate:
+    """Drop rule spans that sit inside a clinical number or phrase."""
+
+    blocker: PatternDetector
+    priority_of: PriorityOf
+    name: str = "invalidate"
+
+    def process(self, doc: Document, spans: list[Span]) -> list[Span]:
+        blocks = [(a, b) for a, b, _, _ in self.blocker.iter_matches(doc.text)]
+        if not blocks:
+            return list(spans)
+        blocks.sort()
+        longest = max(b - a for a, b in blocks)
+        out: list[Span] = []
+        for s in spans:
+            if self.priority_of(s) < STRONG and _inside(s, blocks, longest):
+                continue
+            out.append(s)
+        return out
+
+    def blocking(self, doc: Document, span: Span) -> str | None:
+        """The clinical pattern that would block ``span`` (for ``--explain``)."""
+        for a, b, _, pat in self.blocker.iter_matches(doc.text):
+            if a <= span.start and span.end <= b:
+                return pat.source
+        return None
+
+
+def _inside(span: Span, blocks: list[tuple[int, int]], longest: int) -> bool:
+    """Is ``span`` inside one of the sorted ``blocks`` (none longer than ``longest``)?"""
+    i = bisect.bisect_right(blocks, (span.start, 1 << 62)) - 1
+    while i >= 0 and blocks[i][0] >= span.start - longest:
+        a, b = blocks[i]
+        if a <= span.start and span.end <= b:
+            return True
+        i -= 1
+    return False
+
+
+_ID_LABELS = {"MEDICALRECORD", "IDNUM", "ACCOUNT", "HEALTHPLAN", "DEVICE", "LICENSE"}
+_NEXT_ID = re.compile(r"\s*(?:,|/|;|and|&)\s*([A-Z0-9][A-Z0-9\-]*\d[A-Z0-9\-]*)\b")
+
+
+def _shape(s: str) -> str:
+    return re.sub(r"\d+", "9", re.sub(r"[A-Z]+", "A", s))
+
+
+@dataclass
+class IdLists:
+    """Extend an identifier to the same-shaped codes listed right after it."""
+
+    name: str = "id_lists"
+
+    def process(self, doc: Document, spans: list[Span]) -> list[Span]:
+        out = list(spans)
+        taken = {(s.start, s.end, s.label) for s in spans}
+        for s in spans:
+            if s.label not in _ID_LABELS:
+                continue
+            end, shape = s.end, _shape(s.text)
+            while (m := _NEXT_ID.match(doc.text, end)) is not None:
+                a, b = m.span(1)
+                if _shape(m.group(1)) != shape:
+                    break
+                if (a, b, s.label) not in taken:
+                    out.append(Span.of(doc.text, a, b, s.label, s.source + "+list", s.score))
+                    taken.add((a, b, s.label))
+                end = b
+        return out
+
+
+_NAME_LABELS = {"PATIENT", "DOCTOR"}
+
+
+@dataclass
+class Propagate:
+    """Tag the other occurrences of names found by a trigger in the same note."""
+
+    lex: Lexicons
+    name: str = "propagate"
+    min_score: float = 0.9
+
+    def process(self, doc: Document, spans: list[Span]) -> list[Span]:
+        words: dict[str, str] = {}
+        for s in spans:
+            if s.label not in _NAME_LABELS or s.score < self.min_score:
+                continue
+            for w in re.findall(r"[A-Z][A-Za-z'\-]{2,}", s.text):
+                if not self.lex.is_allowed(w) and not self.lex.is_common(w):
+                    words.setdefault(w, s.label)
+        if not words:
+            return list(spans)
+        alt = "|".join(re.escape(w) for w in sorted(words, key=len, reverse=True))
+        rx = re.compile(rf"(?<![\w\-])(?:{alt})(?![\w\-])")
+        covered = _coverage(spans)
+        out = list(spans)
+        for m in rx.finditer(doc.text):
+            if any(covered(i) for i in (m.start(), m.end() - 1)):
+                continue
+            label = words[m.group(0)]
+            out.append(Span.of(doc.text, m.start(), m.end(), label, "rules.propagate:name", 0.8))
+        return out
+
+
+def _coverage(spans: Iterable[Span]) -> Callable[[int], bool]:
+    chars: set[int] = set()
+    for s in spans:
+        chars.update(range(s.start, s.end))
+    return chars.__contains__
+
+
+@dataclass
+class Resolve:
+    """Remove overlaps: higher pattern priority, then longer, then earlier wins."""
+
+    priority_of: PriorityOf
+    name: str = "resolve"
+
+    def process(self, doc: Document, spans: list[Span]) -> list[Span]:
+        ranked = sorted(
+            set(spans), key=lambda s: (-self.priority_of(s), -(s.end - s.start), s.start, s.label)
+        )
+        kept: list[Span] = []
+        occupied: list[tuple[int, int]] = []
+        for s in ranked:
+            if any(a < s.end and s.start < b for a, b in occupied):
+                continue
+            kept.append(s)
+            occupied.append((s.start, s.end))
+        return sorted(kept)
