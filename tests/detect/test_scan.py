@@ -8,8 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from phiscrub.detect import scan
-from phiscrub.detect.registry import RULE_FILES, pattern_file
+from phiscrub.detect import lanes, scan
+from phiscrub.detect.patterns import _hits
+from phiscrub.detect.registry import RULE_FILES, pattern_detector, pattern_file
 
 CASES = Path(__file__).parent / "cases"
 
@@ -74,3 +75,47 @@ def test_every_kind_is_used() -> None:
         for s in scan.searchers(pat.regex, pat.flags)
     }
     assert {"trigger", "prefix", "first"} <= kinds
+
+
+def _reference(file: str, text: str) -> list[tuple[int, int, str, str]]:
+    """One alternation of the file's plain regexes, leftmost first, earlier pattern winning a
+    tie, a match failing its hooks giving way to the next one: what the lanes must return."""
+    det = pattern_detector(file)
+    cands: list[tuple[int, int, re.Match[str], int]] = []
+    order = 0
+    for k, comp in enumerate(det._order):
+        pat = comp.pattern
+        for alt in scan.split_top(pat.regex) if "x" not in pat.flags else [pat.regex]:
+            rx = re.compile(f"(?{pat.flags}:{alt})" if pat.flags else alt)
+            pos = 0
+            while (m := rx.search(text, pos)) is not None:
+                cands.append((m.start(), order, m, k))
+                pos = m.start() + 1
+            order += 1
+    cands.sort(key=lambda c: (c[0], c[1]))
+    out: list[tuple[int, int, str, str]] = []
+    pos = 0
+    for start, _, m, k in cands:
+        if start < pos:
+            continue
+        hits = _hits(det._order[k], m, start, m.end(), text)
+        if hits:
+            out.extend((a, b, label, p.name) for a, b, label, p in hits)
+            pos = max(m.end(), start + 1)
+    return out
+
+
+@pytest.mark.parametrize("file", [*RULE_FILES, "clinical"])
+def test_lanes_equal_one_plain_alternation(file: str) -> None:
+    det = pattern_detector(file)
+    for text in TEXTS:
+        got = [(a, b, label, p.name) for a, b, label, p in det.iter_matches(text)]
+        assert got == _reference(file, text)
+
+
+def test_lanes_are_used() -> None:
+    det = pattern_detector("date")
+    assert det._lane is not None and det._word_full
+    assert lanes.at_word(r"(?i:\b(?:pain|score))")
+    assert not lanes.at_word(r"(?:\bfoo|bar)")
+    assert lanes.word_starts(r"\b(?:K|Na)\s*\d", 0) == (frozenset({"K", "Na"}), False)

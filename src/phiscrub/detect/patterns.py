@@ -36,7 +36,15 @@ from dataclasses import dataclass, field
 from importlib import resources
 from typing import Any
 
-from phiscrub.detect.scan import Cursor, Searcher, WindowCursor, searchers
+from phiscrub.detect.lanes import WORDS, DigitLane, LaneCursor, digit_led, note_index, word_starts
+from phiscrub.detect.scan import (
+    Cursor,
+    Searcher,
+    TriggerCursor,
+    WindowCursor,
+    searchers,
+    split_top,
+)
 from phiscrub.errors import UsageError
 from phiscrub.span import Document, Span
 from phiscrub.taxonomy import CATEGORY_OF
@@ -158,6 +166,22 @@ class _Compiled:
     anchor: re.Pattern[str] | None
 
 
+def _flag_bits(flags: str) -> int:
+    bits = 0
+    for f in flags:
+        bits |= {"i": re.I, "m": re.M, "x": re.X}[f]
+    return bits
+
+
+def _scope(regex: str, flags: str) -> str:
+    return f"(?{flags}:{regex})" if flags else regex
+
+
+def _slot(slot: int, cur: Cursor) -> int:
+    """The slot of a cursor's current match (a lane cursor says which alternative)."""
+    return cur.slot if isinstance(cur, LaneCursor) else slot
+
+
 def _label_groups(pattern: Pattern) -> list[tuple[str, str]]:
     out: list[tuple[str, str]] = []
     for name in _GROUP.findall(pattern.regex):
@@ -195,15 +219,20 @@ class PatternDetector:
 
     The result is that of one alternation of all the file's patterns (the regex engine's
     leftmost-first rule, earlier patterns winning ties), with a match that fails its hooks
-    giving way to the next pattern at the same position; but each pattern is searched on
-    its own by fast :mod:`phiscrub.detect.scan` searchers, and skipped in a note that lacks
-    the literals every match of it contains.
+    giving way to the next pattern at the same position; but each alternative is searched
+    by the cheapest exact means: the word lane or the digit lane of
+    :mod:`phiscrub.detect.lanes` (shared per-note indexes), else a searcher of
+    :mod:`phiscrub.detect.scan`; a heap merges them in order.
     """
 
     file: PatternFile
     validators: Mapping[str, Validator]
     _order: list[_Compiled] = field(init=False, repr=False)
     _slots: list[tuple[int, Searcher]] = field(init=False, repr=False)
+    _word_full: dict[int, re.Pattern[str]] = field(init=False, repr=False)
+    _lane: DigitLane | None = field(init=False, repr=False)
+    _lane_slots: frozenset[int] = field(init=False, repr=False)
+    _owner: int = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
         self._order = []
@@ -224,6 +253,28 @@ class PatternDetector:
             comp = _Compiled(pat, alone, groups, tuple(hooks), tuple(found), anchor)
             self._slots.extend((len(self._order), s) for s in found)
             self._order.append(comp)
+        self._plan_lanes()
+
+    def _plan_lanes(self) -> None:
+        words: list[tuple[int, frozenset[str], bool]] = []
+        digits: list[tuple[int, str, str]] = []
+        self._word_full = {}
+        i = 0
+        for comp in self._order:
+            pat = comp.pattern
+            alts = split_top(pat.regex) if "x" not in pat.flags else [pat.regex]
+            bits = _flag_bits(pat.flags)
+            for alt in alts:
+                if comp.anchor is None and "x" not in pat.flags:
+                    if (found := word_starts(alt, bits)) is not None:
+                        words.append((i, *found))
+                        self._word_full[i] = re.compile(_scope(alt, pat.flags))
+                    elif digit_led(alt, bits):
+                        digits.append((i, alt, pat.flags))
+                i += 1
+        self._owner = WORDS.register(words)
+        self._lane = DigitLane.build(digits)
+        self._lane_slots = frozenset(i for i, _, _ in digits)
 
     @property
     def name(self) -> str:
@@ -236,32 +287,47 @@ class PatternDetector:
         for start, end, label, pat in self.iter_matches(text):
             yield Span(start, end, label, text[start:end], pat.source, pat.score)
 
-    def iter_matches(self, text: str) -> Iterator[Hit]:
-        """``(start, end, label, pattern)`` for every validated match, left to right."""
-        low = text.lower()
-        cursors: list[Cursor | None] = []
-        # heap of (start, slot, end, match): the next candidate of every searcher
-        heap: list[tuple[int, int, int, re.Match[str]]] = []
+    def _cursors(self, text: str) -> list[tuple[int, Cursor]]:
+        """(slot, cursor) of every alternative that can match in ``text`` (lane: slot -1)."""
+        ix = note_index(text)
+        out: list[tuple[int, Cursor]] = []
+        cands = WORDS.candidates(ix, self._owner) if ix.aligned else {}
         windows: dict[int, list[tuple[int, int]]] = {}
         for i, (k, s) in enumerate(self._slots):
             comp = self._order[k]
-            cur: Cursor | None
+            if i in self._lane_slots:
+                continue
+            if i in self._word_full and ix.aligned:
+                if i in cands:
+                    out.append((i, TriggerCursor(self._word_full[i], text, cands[i])))
+                continue
             if comp.anchor is not None:
                 if k not in windows:
                     windows[k] = WindowCursor.windows_of(comp.anchor, text, comp.pattern.before)
-                cur = WindowCursor(s, text, windows[k]) if windows[k] else None
-            else:
-                cur = s.cursor(text, low)
-            cursors.append(cur)
-            found = cur.find(0) if cur is not None else None
+                if windows[k]:
+                    out.append((i, WindowCursor(s, text, windows[k])))
+                continue
+            cur = s.cursor(text, ix.low)
+            if cur is not None:
+                out.append((i, cur))
+        if self._lane is not None:
+            out.append((-1, self._lane.cursor(text)))
+        return out
+
+    def iter_matches(self, text: str) -> Iterator[Hit]:
+        """``(start, end, label, pattern)`` for every validated match, left to right."""
+        cursors = self._cursors(text)
+        # heap of (start, slot, end, match, cursor): the next candidate of every cursor
+        heap: list[tuple[int, int, int, re.Match[str], int]] = []
+        for c, (slot, cur) in enumerate(cursors):
+            found = cur.find(0)
             if found is not None:
-                heap.append((found[0], i, found[1], found[2]))
+                heap.append((found[0], _slot(slot, cur), found[1], found[2], c))
         heapq.heapify(heap)
         pos = 0
         while heap:
-            start, i, end, m = heap[0]
-            cur = cursors[i]
-            assert cur is not None
+            start, i, end, m, c = heap[0]
+            slot, cur = cursors[c]
             if start < pos:  # overtaken by an earlier hit: search again from there
                 found = cur.find(pos)
             else:
@@ -269,11 +335,15 @@ class PatternDetector:
                 if hits:
                     yield from hits
                     pos = max(end, start + 1)
-                found = cur.find(max(pos, start + 1))
+                    found = cur.find(pos)
+                elif isinstance(cur, LaneCursor):
+                    found = cur.retry(start, i)
+                else:
+                    found = cur.find(start + 1)
             if found is None:
                 heapq.heappop(heap)
             else:
-                heapq.heapreplace(heap, (found[0], i, found[1], found[2]))
+                heapq.heapreplace(heap, (found[0], _slot(slot, cur), found[1], found[2], c))
 
     def pattern(self, name: str) -> Pattern | None:
         for comp in self._order:

@@ -23,6 +23,7 @@ import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
+from phiscrub.detect.lanes import note_index
 from phiscrub.detect.lexicon import Lexicons
 from phiscrub.detect.patterns import PatternDetector
 from phiscrub.span import Document, Span
@@ -126,16 +127,46 @@ class Propagate:
                     words.setdefault(w, s.label)
         if not words:
             return list(spans)
-        alt = "|".join(re.escape(w) for w in sorted(words, key=len, reverse=True))
-        rx = re.compile(rf"(?<![\w\-])(?:{alt})(?![\w\-])")
         covered = _coverage(spans)
         out = list(spans)
-        for m in rx.finditer(doc.text):
-            if any(covered(i) for i in (m.start(), m.end() - 1)):
+        for a, b in _occurrences(doc.text, words):
+            if covered(a) or covered(b - 1):
                 continue
-            label = words[m.group(0)]
-            out.append(Span.of(doc.text, m.start(), m.end(), label, "rules.propagate:name", 0.8))
+            label = words[doc.text[a:b]]
+            out.append(Span.of(doc.text, a, b, label, "rules.propagate:name", 0.8))
         return out
+
+
+def _occurrences(text: str, words: Iterable[str]) -> list[tuple[int, int]]:
+    """Where the words occur whole (``(?<![\\w\\-])WORD(?![\\w\\-])``), left to right: plain
+    words from the note's shared index, words with ``'`` or ``-`` by a regex."""
+    index = note_index(text).words
+    found: list[tuple[int, int]] = []
+    odd: list[str] = []
+    for w in words:
+        if not w.isascii() or not w.isalpha():
+            odd.append(w)
+            continue
+        for p in index.get(w, ()):
+            end = p + len(w)
+            if (p == 0 or not _joined(text[p - 1])) and (
+                end == len(text) or not _joined(text[end])
+            ):
+                found.append((p, end))
+    if odd:
+        alt = "|".join(re.escape(w) for w in sorted(odd, key=len, reverse=True))
+        rx = re.compile(rf"(?<![\w\-])(?:{alt})(?![\w\-])")
+        found.extend(m.span() for m in rx.finditer(text))
+    found.sort()
+    out: list[tuple[int, int]] = []
+    for a, b in found:  # whole words never overlap but for odd words inside odd ones
+        if not out or a >= out[-1][1]:
+            out.append((a, b))
+    return out
+
+
+def _joined(c: str) -> bool:
+    return c.isalnum() or c in "_-"
 
 
 def _coverage(spans: Iterable[Span]) -> Callable[[int], bool]:

@@ -230,8 +230,10 @@ def needs(regex: str, flags: int = 0) -> frozenset[str] | None:
     return frozenset(found)
 
 
-#: at most this many start strings; shorter ones than this are not selective enough
-_MAX_STARTS = 400
+#: at most this many start strings (a str.find each; the word lane of lanes.py takes up to
+#: MAX_STARTS, looked up in a table); shorter ones than _MIN_START are not selective enough
+_MAX_FIND = 400
+MAX_STARTS = 4000
 _MIN_START = 2
 
 
@@ -260,7 +262,7 @@ def _starts_seq(items: Sequence[tuple[Any, Any]], flags: int) -> tuple[set[str],
 
 def _cross(a: set[str], b: set[str]) -> set[str]:
     out = {x + y for x in a for y in b}
-    if len(out) > _MAX_STARTS:
+    if len(out) > MAX_STARTS:
         raise _Unknown
     return out
 
@@ -309,7 +311,9 @@ def _any_icase(items: Sequence[tuple[Any, Any]], flags: int) -> bool:
     return False
 
 
-def start_strings(regex: str, flags: int = 0) -> frozenset[str] | None:
+def start_strings(
+    regex: str, flags: int = 0, min_len: int = _MIN_START, most: int = _MAX_FIND
+) -> frozenset[str] | None:
     """Strings one of which every match starts with (None: not selective). Lower case when
     any part of the regex ignores case (then they are looked for in the lower-cased text)."""
     try:
@@ -318,7 +322,7 @@ def start_strings(regex: str, flags: int = 0) -> frozenset[str] | None:
         found, _ = _starts_seq(parsed.data, parsed.state.flags | (re.I if folded else 0))
     except (_Unknown, re.error):
         return None
-    if not found or min(map(len, found)) < _MIN_START:
+    if not found or min(map(len, found)) < min_len or len(found) > most:
         return None
     # drop a string that another one starts with: its occurrences cover the longer one's
     kept = sorted(found, key=len)
@@ -392,7 +396,7 @@ class Searcher:
             if not cands:
                 return None
             cands.sort()
-            return _TriggerCursor(self.full, text, cands)
+            return TriggerCursor(self.full, text, cands)
         if self.needs is not None and not any(n in low for n in self.needs):
             return None
         return _RegexCursor(self, text)
@@ -483,7 +487,7 @@ class WindowCursor(Cursor):
         return None
 
 
-class _TriggerCursor(Cursor):
+class TriggerCursor(Cursor):
     """Tries the regex only where one of its start strings occurs (found with str.find)."""
 
     __slots__ = ("cands", "i", "match", "text")
@@ -508,7 +512,8 @@ class _TriggerCursor(Cursor):
         return None
 
 
-def _folded(regex: str, bits: int) -> bool:
+def folds_case(regex: str, bits: int) -> bool:
+    """Does any part of the regex ignore case (then start strings are lower case)?"""
     parsed = sre_parse.parse(regex, bits)
     return _any_icase(parsed.data, parsed.state.flags)
 
@@ -543,7 +548,7 @@ def _searcher(alt: str, flags: str, bits: int) -> Searcher:
             _AT_WORD.match(lead) is not None,
             any(c.isalpha() and c.islower() for c in "".join(starts))
             and not any(c.isupper() for c in "".join(starts))
-            and _folded(alt, bits),
+            and folds_case(alt, bits),
         )
     return _searcher_regex(alt, flags, bits, need, lead, rest)
 
