@@ -115,7 +115,7 @@ def test_lanes_equal_one_plain_alternation(file: str) -> None:
 
 def test_lanes_are_used() -> None:
     det = pattern_detector("date")
-    assert det._lane is not None and det._word_full
+    assert det._lanes and det._word_full
     assert lanes.at_word(r"(?i:\b(?:pain|score))")
     assert not lanes.at_word(r"(?:\bfoo|bar)")
     assert lanes.word_starts(r"\b(?:K|Na)\s*\d", 0) == (frozenset({"K", "Na"}), False)

@@ -12,9 +12,9 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
-from phiscrub.detect.lanes import note_index
+from phiscrub.detect.lanes import WORDS, note_index, word_starts
 from phiscrub.detect.lexicon import Lexicons
-from phiscrub.detect.scan import Searcher, searchers
+from phiscrub.detect.scan import Cursor, Searcher, TriggerCursor, searchers
 from phiscrub.span import Document, Span
 
 _CAP = r"[A-Z][a-z]+(?:['\u2019-][A-Z]?[a-z]+)*"
@@ -37,12 +37,25 @@ class NameDictionaryDetector:
     lex: Lexicons
     name: str = "names_dict"
     score: float = 0.6
+    _search: list[Searcher] = field(init=False, repr=False)
+
+    def __post_init__(self) -> None:
+        # what finditer finds, but the engine skips to capitals (the look-behind is a check)
+        self._search = searchers(_FULL_NAME.pattern)
+        assert len(self._search) == 1 and not self._search[0].wrapped
+
+    def _matches(self, text: str) -> Iterator[re.Match[str]]:
+        cur = self._search[0].cursor(text, note_index(text).low)
+        pos = 0
+        while cur is not None and (found := cur.find(pos)) is not None:
+            yield found[2]  # the groups are those of _FULL_NAME (the look-behind has none)
+            pos = found[1]
 
     def detect(self, doc: Document) -> list[Span]:
         text = doc.text
         out: list[Span] = []
         lex = self.lex
-        for m in _FULL_NAME.finditer(text):
+        for m in self._matches(text):
             first, last = m.group(1), m.group(3) or m.group(2)
             if first.lower() not in lex.first_names or last.lower() not in lex.last_names:
                 continue
@@ -63,13 +76,15 @@ class PlaceDictionaryDetector:
 
     Countries are looked up from the note's shared word index (:func:`lanes.note_index`):
     a country is tried only where its first word occurs, longest name first, as the one
-    alternation ``(?<![\\w-])(?:NAMES)(?![\\w-])`` would; the place cue is one fast searcher.
+    alternation ``(?<![\\w-])(?:NAMES)(?![\\w-])`` would; the place cue is tried only where
+    the note holds one of its cue words (the word lane of :mod:`phiscrub.detect.lanes`).
     """
 
     lex: Lexicons
     name: str = "places_dict"
     _by_first: dict[str, list[str]] = field(init=False, repr=False)
     _cue: list[Searcher] = field(init=False, repr=False)
+    _cue_owner: int = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
         names = sorted((c for c in self.lex.countries if len(c) > 3), key=len, reverse=True)
@@ -79,6 +94,9 @@ class PlaceDictionaryDetector:
             assert first is not None, n
             self._by_first.setdefault(first.group(), []).append(n)
         self._cue = searchers(_PLACE_CUE.pattern)
+        starts = word_starts(_PLACE_CUE.pattern, 0)
+        assert starts is not None
+        self._cue_owner = WORDS.register([(0, *starts)])
 
     def _country_spans(self, text: str) -> list[Span]:
         words = note_index(text).words
@@ -101,8 +119,13 @@ class PlaceDictionaryDetector:
         return out
 
     def _cues(self, text: str) -> Iterator[re.Match[str]]:
-        (cue,) = self._cue
-        cur = cue.cursor(text, text.lower())
+        ix = note_index(text)
+        cur: Cursor | None
+        if ix.aligned:
+            cands = WORDS.candidates(ix, self._cue_owner).get(0)
+            cur = None if cands is None else TriggerCursor(_PLACE_CUE, text, cands)
+        else:
+            cur = self._cue[0].cursor(text, ix.low)
         pos = 0
         while cur is not None and (found := cur.find(pos)) is not None:
             yield found[2]

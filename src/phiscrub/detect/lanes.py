@@ -91,6 +91,7 @@ class _WordDispatch:
     exact: dict[str, list[_Row]] = field(default_factory=dict)  # lead letters -> rows
     prefix: dict[str, list[_Row]] = field(default_factory=dict)  # all-letter start -> rows
     memo: dict[str, tuple[_Row, ...]] = field(default_factory=dict)
+    idle: set[str] = field(default_factory=set)  # words that start no alternative
     owners: int = 0
     last: tuple[str, dict[int, dict[int, list[int]]]] | None = None
 
@@ -111,6 +112,7 @@ class _WordDispatch:
                     row = (owner, slot, start, True, folded)
                     self.exact.setdefault(lead.group(), []).append(row)
         self.memo.clear()
+        self.idle.clear()
         self.last = None
         return owner
 
@@ -128,6 +130,8 @@ class _WordDispatch:
             got = tuple(found)
             if len(self.memo) >= _MEMO_MAX:
                 self.memo.clear()
+            if len(self.idle) >= _MEMO_MAX:
+                self.idle.clear()
             self.memo[word] = got
         return got
 
@@ -139,16 +143,36 @@ class _WordDispatch:
 
     def _all(self, ix: NoteIndex) -> dict[int, dict[int, list[int]]]:
         out: dict[int, dict[int, list[int]]] = {}
-        text, low = ix.text, ix.low
-        for word, positions in ix.words.items():
-            for owner, slot, start, check, folded in self.rows(word):
-                where = low if folded else text
-                ps = [p for p in positions if where.startswith(start, p)] if check else positions
-                if ps:
-                    out.setdefault(owner, {}).setdefault(slot, []).extend(ps)
+        text, low, words = ix.text, ix.low, ix.words
+        memo, rows = self.memo, self.rows
+        # words known to start no alternative are dropped in one set difference (in C)
+        for word in words.keys() - self.idle:
+            found = memo.get(word)
+            if found is None:
+                found = rows(word)
+                if not found:
+                    self.idle.add(word)
+                    continue
+            positions = words[word]
+            for owner, slot, start, check, folded in found:
+                if check:
+                    where = low if folded else text
+                    ps = [p for p in positions if where.startswith(start, p)]
+                    if not ps:
+                        continue
+                else:
+                    ps = positions
+                per = out.get(owner)
+                if per is None:
+                    out[owner] = {slot: list(ps)}
+                elif slot in per:
+                    per[slot].extend(ps)
+                else:
+                    per[slot] = list(ps)
         for per in out.values():
             for slot, ps in per.items():
-                per[slot] = sorted(set(ps))
+                if len(ps) > 1:
+                    per[slot] = sorted(set(ps))
         return out
 
 
@@ -207,6 +231,44 @@ def _at_word_seq(items: Sequence[tuple[Any, Any]]) -> bool:
     return False
 
 
+def after_non_digit(alt: str, bits: int) -> bool:
+    """Does every match start with a digit that no digit precedes (``\\b``, ``(?<!\\d)`` or
+    ``(?<![\\w...])`` first on every path)?"""
+    first = first_set(alt, bits)
+    if first is None or not first <= frozenset("0123456789"):
+        return False
+    try:
+        return _no_digit_before(sre_parse.parse(alt, bits).data)
+    except re.error:
+        return False
+
+
+def _no_digit_before(items: Sequence[tuple[Any, Any]]) -> bool:
+    if not items:
+        return False
+    op, av = items[0]
+    if op is C.AT:
+        return av is C.AT_BOUNDARY  # before a digit (a word character): a non-word one
+    if op is C.ASSERT_NOT and av[0] == -1:
+        inner = av[1].data
+        if len(inner) == 1 and inner[0][0] is C.IN:
+            return any(
+                (o is C.CATEGORY and a in (C.CATEGORY_WORD, C.CATEGORY_DIGIT))
+                or (o is C.RANGE and a[0] <= ord("0") and a[1] >= ord("9"))
+                for o, a in inner[0][1]
+            )
+        if len(inner) == 1 and inner[0][0] is C.CATEGORY:
+            return bool(inner[0][1] in (C.CATEGORY_WORD, C.CATEGORY_DIGIT))
+        return False
+    if op in (C.ASSERT, C.ASSERT_NOT):  # another assertion first: look at what follows
+        return _no_digit_before(items[1:])
+    if op is C.SUBPATTERN:
+        return _no_digit_before([*av[3].data, *items[1:]])
+    if op is C.BRANCH:
+        return all(_no_digit_before([*alt.data, *items[1:]]) for alt in av[1])
+    return False
+
+
 def digit_led(alt: str, bits: int) -> bool:
     """Does every match of the alternative start with a character of ``LANE_CHARS``?"""
     first = first_set(alt, bits)
@@ -222,8 +284,10 @@ class DigitLane:
     regex: re.Pattern[str]
 
     @classmethod
-    def build(cls, items: Sequence[tuple[int, str, str]]) -> DigitLane | None:
-        """``items``: (slot, alternative regex, flags) in file order."""
+    def build(cls, items: Sequence[tuple[int, str, str]], guard: bool = False) -> DigitLane | None:
+        """``items``: (slot, alternative regex, flags) in file order; ``guard``: every one
+        starts with a digit never preceded by a digit (:func:`after_non_digit`), so the lane
+        is tried only at the first digit of a run."""
         if not items:
             return None
         chars: set[str] = set()
@@ -237,7 +301,9 @@ class DigitLane:
             scoped = f"(?{flags}:{renamed})" if flags else f"(?:{renamed})"
             parts.append(f"(?P<_L{k}>{scoped})")
         cls_ = "[" + "".join(f"\\U{ord(c):08x}" for c in sorted(chars)) + "]"
-        regex = re.compile(f"{cls_}(?<=(?=(?:{'|'.join(parts)}))(?s:.))")
+        # after the class, so that the regex keeps its charset prefix (the fast skip in C)
+        guard_ = "(?<![0-9][0-9])" if guard else ""
+        regex = re.compile(f"{cls_}{guard_}(?<=(?=(?:{'|'.join(parts)}))(?s:.))")
         alones = tuple(re.compile(f"(?{flags}:{alt})" if flags else alt) for _, alt, flags in items)
         return cls(tuple(s for s, _, _ in items), alones, regex)
 

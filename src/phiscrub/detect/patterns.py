@@ -36,7 +36,15 @@ from dataclasses import dataclass, field
 from importlib import resources
 from typing import Any
 
-from phiscrub.detect.lanes import WORDS, DigitLane, LaneCursor, digit_led, note_index, word_starts
+from phiscrub.detect.lanes import (
+    WORDS,
+    DigitLane,
+    LaneCursor,
+    after_non_digit,
+    digit_led,
+    note_index,
+    word_starts,
+)
 from phiscrub.detect.scan import (
     Cursor,
     Searcher,
@@ -57,6 +65,8 @@ _FLAGS = {"i", "m", "x"}
 #: the label of invalidation patterns (clinical numbers and phrases): they block, never tag
 NOT_PHI = "NOT-PHI"
 
+#: word-lane slots of anchors (``_ANCHOR_SLOT + pattern index``); alternatives use lower slots
+_ANCHOR_SLOT = 1 << 20
 #: a hook gets the text and the range it would tag (the first labelled group, or the match)
 Validator = Callable[[str, int, int], bool]
 
@@ -230,9 +240,14 @@ class PatternDetector:
     _order: list[_Compiled] = field(init=False, repr=False)
     _slots: list[tuple[int, Searcher]] = field(init=False, repr=False)
     _word_full: dict[int, re.Pattern[str]] = field(init=False, repr=False)
-    _lane: DigitLane | None = field(init=False, repr=False)
+    _lanes: tuple[DigitLane, ...] = field(init=False, repr=False)
     _lane_slots: frozenset[int] = field(init=False, repr=False)
     _owner: int = field(init=False, repr=False)
+    _rest: list[tuple[int, Searcher]] = field(init=False, repr=False)
+    _rest_unaligned: list[tuple[int, Searcher]] = field(init=False, repr=False)
+    _anchored: list[tuple[int, re.Pattern[str], int, tuple[tuple[int, Searcher], ...]]] = field(
+        init=False, repr=False
+    )
 
     def __post_init__(self) -> None:
         self._order = []
@@ -260,8 +275,10 @@ class PatternDetector:
         digits: list[tuple[int, str, str]] = []
         self._word_full = {}
         i = 0
-        for comp in self._order:
+        for k, comp in enumerate(self._order):
             pat = comp.pattern
+            if comp.anchor is not None and (found := word_starts(pat.anchor, 0)) is not None:
+                words.append((_ANCHOR_SLOT + k, *found))  # a word anchor: from the index
             alts = split_top(pat.regex) if "x" not in pat.flags else [pat.regex]
             bits = _flag_bits(pat.flags)
             for alt in alts:
@@ -273,8 +290,36 @@ class PatternDetector:
                         digits.append((i, alt, pat.flags))
                 i += 1
         self._owner = WORDS.register(words)
-        self._lane = DigitLane.build(digits)
+        # alternatives that start a run of digits get a lane tried only at a run's first digit
+        guarded = [d for d in digits if after_non_digit(d[1], _flag_bits(d[2]))]
+        rest = [d for d in digits if d not in guarded]
+        lanes = (DigitLane.build(guarded, guard=True), DigitLane.build(rest))
+        self._lanes = tuple(lane for lane in lanes if lane is not None)
         self._lane_slots = frozenset(i for i, _, _ in digits)
+        self._plan_rest()
+
+    def _plan_rest(self) -> None:
+        """The slots searched on their own: per-note work is a loop over these only."""
+        self._rest, self._rest_unaligned, self._anchored = [], [], []
+        by_pattern: dict[int, list[tuple[int, Searcher]]] = {}
+        for i, (k, s) in enumerate(self._slots):
+            if i in self._lane_slots:
+                continue
+            if self._order[k].anchor is not None:
+                by_pattern.setdefault(k, []).append((i, s))
+                continue
+            self._rest_unaligned.append((i, s))
+            if i not in self._word_full:
+                self._rest.append((i, s))
+        for k, slots in by_pattern.items():
+            comp = self._order[k]
+            assert comp.anchor is not None
+            word_anchor = _ANCHOR_SLOT + k if self._word_anchor(k) else -1
+            self._anchored.append((word_anchor, comp.anchor, comp.pattern.before, tuple(slots)))
+
+    def _word_anchor(self, k: int) -> bool:
+        """Are the anchor windows of pattern ``k`` found from the word lane?"""
+        return word_starts(self._order[k].pattern.anchor, 0) is not None
 
     @property
     def name(self) -> str:
@@ -291,27 +336,28 @@ class PatternDetector:
         """(slot, cursor) of every alternative that can match in ``text`` (lane: slot -1)."""
         ix = note_index(text)
         out: list[tuple[int, Cursor]] = []
-        cands = WORDS.candidates(ix, self._owner) if ix.aligned else {}
-        windows: dict[int, list[tuple[int, int]]] = {}
-        for i, (k, s) in enumerate(self._slots):
-            comp = self._order[k]
-            if i in self._lane_slots:
-                continue
-            if i in self._word_full and ix.aligned:
-                if i in cands:
-                    out.append((i, TriggerCursor(self._word_full[i], text, cands[i])))
-                continue
-            if comp.anchor is not None:
-                if k not in windows:
-                    windows[k] = WindowCursor.windows_of(comp.anchor, text, comp.pattern.before)
-                if windows[k]:
-                    out.append((i, WindowCursor(s, text, windows[k])))
-                continue
+        cands: dict[int, list[int]] = {}
+        if ix.aligned:
+            full = self._word_full
+            cands = WORDS.candidates(ix, self._owner)
+            for i, where in cands.items():
+                if i < _ANCHOR_SLOT:
+                    out.append((i, TriggerCursor(full[i], text, where)))
+            rest = self._rest
+        else:  # lower-casing moved offsets: the word lane cannot be used
+            rest = self._rest_unaligned
+        for i, s in rest:
             cur = s.cursor(text, ix.low)
             if cur is not None:
                 out.append((i, cur))
-        if self._lane is not None:
-            out.append((-1, self._lane.cursor(text)))
+        for k, anchor, before, slots in self._anchored:
+            if k in cands:
+                windows = WindowCursor.windows_at(text, [(p, p) for p in cands[k]], before)
+            else:
+                windows = WindowCursor.windows_of(anchor, text, before)
+            if windows:
+                out.extend((i, WindowCursor(s, text, windows)) for i, s in slots)
+        out.extend((-1, lane.cursor(text)) for lane in self._lanes)
         return out
 
     def iter_matches(self, text: str) -> Iterator[Hit]:

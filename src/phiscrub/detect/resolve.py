@@ -43,6 +43,8 @@ class Invalidate:
     name: str = "invalidate"
 
     def process(self, doc: Document, spans: list[Span]) -> list[Span]:
+        if all(self.priority_of(s) >= STRONG for s in spans):
+            return list(spans)
         blocks = [(a, b) for a, b, _, _ in self.blocker.iter_matches(doc.text)]
         if not blocks:
             return list(spans)
@@ -188,10 +190,16 @@ class Resolve:
             set(spans), key=lambda s: (-self.priority_of(s), -(s.end - s.start), s.start, s.label)
         )
         kept: list[Span] = []
-        occupied: list[tuple[int, int]] = []
+        # kept spans (never empty) do not overlap: sorted by start, their ends are sorted too
+        starts: list[int] = []
+        ends: list[int] = []
         for s in ranked:
-            if any(a < s.end and s.start < b for a, b in occupied):
+            i = bisect.bisect_right(starts, s.start)
+            if i > 0 and ends[i - 1] > s.start:  # the kept span starting at or before s
+                continue
+            if i < len(starts) and starts[i] < s.end:  # the kept span starting after s
                 continue
             kept.append(s)
-            occupied.append((s.start, s.end))
+            starts.insert(i, s.start)
+            ends.insert(i, s.end)
         return sorted(kept)

@@ -1,0 +1,345 @@
+"""Static analysis of pattern regexes (from their parse tree): what a match can start with.
+
+Used by the searchers of :mod:`phiscrub.detect.scan` and the lanes of
+:mod:`phiscrub.detect.lanes` to decide where a regex needs to be tried at all:
+
+- :func:`split_top`: the top-level alternatives of a regex;
+- :func:`strip_lead`: leading zero-width assertions (``\\b``, look-behinds) and the rest;
+- :func:`first_set`: the characters every match starts with;
+- :func:`needs`: literal strings one of which every match contains;
+- :func:`start_strings`: literal strings one of which every match starts with;
+- :func:`folds_case`: does any part of the regex ignore case.
+
+Every answer is either exact or None ("cannot tell"), never a guess.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+from re import _compiler as sre_compile  # type: ignore[attr-defined]
+from re import _constants as C  # type: ignore[attr-defined]
+from re import _parser as sre_parse  # type: ignore[attr-defined]
+from typing import Any
+
+FLAG_BITS = {"i": re.I, "m": re.M, "x": re.X}
+_LEAD = re.compile(r"\\b|\(\?<[!=]")
+#: leading assertions that make a match start where a run of letters starts
+AT_WORD = re.compile(r"\\b|\(\?<!\[[^\]]*(?:\\w|A-Za-z)")
+_CATEGORY_CHARS = {C.CATEGORY_DIGIT: "0123456789", C.CATEGORY_SPACE: " \t\n\r\f\v"}
+#: a FIRST set larger than this is not worth a prefix
+_MAX_FIRST = 80
+#: the group that holds the real match of a wrapped searcher
+WHOLE = "_m"
+
+
+class _Unknown(Exception):
+    """The analysis cannot bound the set (a negated class, a back-reference...)."""
+
+
+def split_top(regex: str) -> list[str]:
+    """The top-level alternatives of ``regex`` (one item when there is no top-level ``|``)."""
+    parts: list[str] = []
+    depth, start, i, in_class = 0, 0, 0, False
+    while i < len(regex):
+        c = regex[i]
+        if c == "\\":
+            i += 2
+            continue
+        if in_class:
+            in_class = c != "]" or regex[i - 1] == "["
+        elif c == "[":
+            in_class = True
+            if regex[i + 1 : i + 2] == "^":
+                i += 1
+            if regex[i + 1 : i + 2] == "]":
+                i += 1
+        elif c == "(":
+            depth += 1
+        elif c == ")":
+            depth -= 1
+        elif c == "|" and depth == 0:
+            parts.append(regex[start:i])
+            start = i + 1
+        i += 1
+    parts.append(regex[start:])
+    return parts
+
+
+def _group_end(regex: str, i: int) -> int:
+    """The index after the group opening at ``regex[i] == '('``."""
+    depth, in_class = 0, False
+    while i < len(regex):
+        c = regex[i]
+        if c == "\\":
+            i += 2
+            continue
+        if in_class:
+            in_class = c != "]"
+        elif c == "[":
+            in_class = True
+        elif c == "(":
+            depth += 1
+        elif c == ")":
+            depth -= 1
+            if depth == 0:
+                return i + 1
+        i += 1
+    raise ValueError("unbalanced group")
+
+
+def strip_lead(regex: str) -> tuple[str, str]:
+    """``(leading assertions, the rest)``: ``\\b`` and look-behinds at the very start."""
+    i = 0
+    while (m := _LEAD.match(regex, i)) is not None:
+        i = m.end() if m.group(0) == "\\b" else _group_end(regex, i)
+    return regex[:i], regex[i:]
+
+
+def _chars(items: Iterable[tuple[Any, Any]], icase: bool) -> set[str]:
+    out: set[str] = set()
+    for op, av in items:
+        if op is C.LITERAL:
+            out.add(chr(av))
+        elif op is C.RANGE:
+            if av[1] - av[0] > _MAX_FIRST:
+                raise _Unknown
+            out.update(chr(x) for x in range(av[0], av[1] + 1))
+        elif op is C.CATEGORY and av in _CATEGORY_CHARS:
+            out.update(_CATEGORY_CHARS[av])
+        else:
+            raise _Unknown
+    if icase:
+        out |= {c.lower() for c in out} | {c.upper() for c in out}
+    return out
+
+
+def _first_seq(items: Sequence[tuple[Any, Any]], flags: int) -> tuple[set[str], bool]:
+    """(the characters a match of the sequence can start with, can it match empty?)"""
+    acc: set[str] = set()
+    for op, av in items:
+        chars, empty = _first_item(op, av, flags)
+        acc |= chars
+        if not empty:
+            return acc, False
+    return acc, True
+
+
+def _first_item(op: Any, av: Any, flags: int) -> tuple[set[str], bool]:
+    icase = bool(flags & re.I)
+    if op is C.LITERAL:
+        return _chars([(op, av)], icase), False
+    if op is C.IN:
+        return _chars(av, icase), False
+    if op is C.BRANCH:
+        acc: set[str] = set()
+        empty = False
+        for alt in av[1]:
+            chars, e = _first_seq(alt.data, flags)
+            acc |= chars
+            empty |= e
+        return acc, empty
+    if op is C.SUBPATTERN:
+        _, add, delete, sub = av
+        return _first_seq(sub.data, (flags | add) & ~delete)
+    if op in (C.MAX_REPEAT, C.MIN_REPEAT, C.POSSESSIVE_REPEAT):
+        chars, empty = _first_seq(av[2].data, flags)
+        return chars, empty or av[0] == 0
+    if op is C.ATOMIC_GROUP:
+        return _first_seq(av.data, flags)
+    if op in (C.AT, C.ASSERT, C.ASSERT_NOT):
+        return set(), True
+    raise _Unknown
+
+
+def first_set(regex: str, flags: int = 0) -> frozenset[str] | None:
+    """The characters every match starts with, or None when unbounded or too many."""
+    try:
+        parsed = sre_parse.parse(regex, flags)
+        chars, empty = _first_seq(parsed.data, parsed.state.flags)
+    except _Unknown:
+        return None
+    if empty or not chars or len(chars) > _MAX_FIRST:
+        return None
+    return frozenset(chars)
+
+
+def _lits_seq(items: Sequence[tuple[Any, Any]], flags: int) -> set[str] | None:
+    """Strings (lower case) one of which every match of the sequence contains."""
+    best: set[str] | None = None
+    run: list[str] = []
+
+    def consider(cand: set[str] | None) -> None:
+        nonlocal best
+        if cand and (best is None or _better(cand, best)):
+            best = cand
+
+    for op, av in items:
+        if op is C.LITERAL:
+            run.append(chr(av).lower())
+            continue
+        if run:
+            consider({"".join(run)})
+            run = []
+        consider(_lits_item(op, av, flags))
+    if run:
+        consider({"".join(run)})
+    return best
+
+
+def _better(a: set[str], b: set[str]) -> bool:
+    return (min(map(len, a)), -len(a)) > (min(map(len, b)), -len(b))
+
+
+def _lits_item(op: Any, av: Any, flags: int) -> set[str] | None:
+    if op is C.BRANCH:
+        out: set[str] = set()
+        for alt in av[1]:
+            sub = _lits_seq(alt.data, flags)
+            if not sub:
+                return None
+            out |= sub
+        return out
+    if op is C.SUBPATTERN:
+        _, add, delete, sub_p = av
+        return _lits_seq(sub_p.data, (flags | add) & ~delete)
+    if op in (C.MAX_REPEAT, C.MIN_REPEAT, C.POSSESSIVE_REPEAT) and av[0] >= 1:
+        return _lits_seq(av[2].data, flags)
+    if op is C.IN and len(av) <= 3 and all(o is C.LITERAL for o, _ in av):
+        return {chr(a).lower() for _, a in av}
+    return None
+
+
+def needs(regex: str, flags: int = 0) -> frozenset[str] | None:
+    """Lower-case strings one of which every match contains (None: no useful set)."""
+    try:
+        parsed = sre_parse.parse(regex, flags)
+        found = _lits_seq(parsed.data, parsed.state.flags)
+    except (_Unknown, re.error):
+        return None
+    if not found or len(found) > 200:
+        return None
+    return frozenset(found)
+
+
+#: at most this many start strings (a str.find each; the word lane of lanes.py takes up to
+#: MAX_STARTS, looked up in a table); shorter ones than _MIN_START are not selective enough
+_MAX_FIND = 400
+MAX_STARTS = 4000
+_MIN_START = 2
+
+
+def _starts_seq(items: Sequence[tuple[Any, Any]], flags: int) -> tuple[set[str], bool]:
+    """(strings one of which every match starts with, is each string the whole match)."""
+    acc = {""}
+    for k, (op, av) in enumerate(items):
+        if op in (C.AT, C.ASSERT, C.ASSERT_NOT):
+            continue
+        if op in (C.MAX_REPEAT, C.MIN_REPEAT) and av[0] == 0 and av[1] == 1:
+            # X? REST: the starts of X REST and those of REST
+            rest = list(items[k + 1 :])
+            with_x, c1 = _starts_seq([*av[2].data, *rest], flags)
+            without, c2 = _starts_seq(rest, flags)
+            if "" in with_x or "" in without:
+                return acc, False
+            return _cross(acc, with_x | without), c1 and c2
+        sub, complete = _starts_item(op, av, flags)
+        if not sub:
+            return acc, False
+        acc = _cross(acc, sub)
+        if not complete:
+            return acc, False
+    return acc, True
+
+
+def _cross(a: set[str], b: set[str]) -> set[str]:
+    out = {x + y for x in a for y in b}
+    if len(out) > MAX_STARTS:
+        raise _Unknown
+    return out
+
+
+def _starts_item(op: Any, av: Any, flags: int) -> tuple[set[str], bool]:
+    if op is C.LITERAL:
+        return {chr(av).lower() if flags & re.I else chr(av)}, True
+    if op is C.IN:
+        try:
+            chars = _chars(av, False)
+        except _Unknown:
+            return set(), False
+        if flags & re.I:
+            chars = {c.lower() for c in chars}
+        return (chars, True) if len(chars) <= 3 else (set(), False)
+    if op is C.BRANCH:
+        out: set[str] = set()
+        complete = True
+        for alt in av[1]:
+            sub, c = _starts_seq(alt.data, flags)
+            if not sub or "" in sub:
+                return set(), False
+            out |= sub
+            complete &= c
+        return out, complete
+    if op is C.SUBPATTERN:
+        _, add, delete, sub_p = av
+        return _starts_seq(sub_p.data, (flags | add) & ~delete)
+    return set(), False
+
+
+def _any_icase(items: Sequence[tuple[Any, Any]], flags: int) -> bool:
+    if flags & re.I:
+        return True
+    for op, av in items:
+        if op is C.SUBPATTERN:
+            if _any_icase(av[3].data, (flags | av[1]) & ~av[2]):
+                return True
+        elif op is C.BRANCH:
+            if any(_any_icase(alt.data, flags) for alt in av[1]):
+                return True
+        elif op in (C.MAX_REPEAT, C.MIN_REPEAT, C.POSSESSIVE_REPEAT) and _any_icase(
+            av[2].data, flags
+        ):
+            return True
+    return False
+
+
+def start_strings(
+    regex: str, flags: int = 0, min_len: int = _MIN_START, most: int = _MAX_FIND
+) -> frozenset[str] | None:
+    """Strings one of which every match starts with (None: not selective). Lower case when
+    any part of the regex ignores case (then they are looked for in the lower-cased text)."""
+    try:
+        parsed = sre_parse.parse(regex, flags)
+        folded = _any_icase(parsed.data, parsed.state.flags)
+        found, _ = _starts_seq(parsed.data, parsed.state.flags | (re.I if folded else 0))
+    except (_Unknown, re.error):
+        return None
+    if not found or min(map(len, found)) < min_len or len(found) > most:
+        return None
+    # drop a string that another one starts with: its occurrences cover the longer one's
+    kept = sorted(found, key=len)
+    out: list[str] = []
+    for s in kept:
+        if not any(s.startswith(k) for k in out):
+            out.append(s)
+    return frozenset(out)
+
+
+def has_prefix(regex: str, flags: int) -> bool:
+    parsed = sre_parse.parse(regex, flags)
+    lo, _ = parsed.getwidth()
+    if lo == 0:
+        return False
+    prefix, _, _ = sre_compile._get_literal_prefix(parsed, flags)
+    return bool(prefix) or bool(sre_compile._get_charset_prefix(parsed, flags))
+
+
+def char_class(chars: Iterable[str]) -> str:
+    """A character class of exactly ``chars`` (every character escaped by its code)."""
+    return "[" + "".join(f"\\U{ord(c):08x}" for c in sorted(chars)) + "]"
+
+
+def folds_case(regex: str, bits: int) -> bool:
+    """Does any part of the regex ignore case (then start strings are lower case)?"""
+    parsed = sre_parse.parse(regex, bits)
+    return _any_icase(parsed.data, parsed.state.flags)
