@@ -16,6 +16,7 @@ def build_parser() -> argparse.ArgumentParser:
     from phiscrub.evaluate import cli as eval_cli
     from phiscrub.surrogate import cli as surrogate_cli
     from phiscrub.synth import cli as synth_cli
+    from phiscrub.taggers import cli as taggers_cli
 
     parser = argparse.ArgumentParser(
         prog="phiscrub",
@@ -29,6 +30,7 @@ def build_parser() -> argparse.ArgumentParser:
     synth_cli.register(sub)
     corpus_cli.register(sub)
     surrogate_cli.register(sub)
+    taggers_cli.register(sub)
     return parser
 
 
