@@ -17,8 +17,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import lru_cache
-from importlib import resources
 
+from phiscrub import resources
 from phiscrub.errors import UsageError
 from phiscrub.surrogate.lexicon import lexicon
 from phiscrub.surrogate.names import census
@@ -30,18 +30,14 @@ _CONSONANTS = "bcdfghjklmnpqrstvwxz"
 _LETTERS = "abcdefghijklmnopqrstuvwxyz"
 
 
-@lru_cache(maxsize=32)
 def data_lines(filename: str) -> tuple[str, ...]:
-    """The non-comment, non-blank lines of a file in ``phiscrub/data/synth``."""
-    path = resources.files("phiscrub").joinpath("data", "synth", filename)
-    lines = path.read_text(encoding="utf-8").splitlines()
-    return tuple(line.rstrip() for line in lines if line.strip() and not line.startswith("#"))
+    """The entries of a file in ``phiscrub/data/synth`` (see ``phiscrub.resources``)."""
+    return resources.data_lines("synth", filename)
 
 
-@lru_cache(maxsize=32)
 def data_table(filename: str) -> tuple[tuple[str, ...], ...]:
     """A tab-separated data file of ``phiscrub/data/synth``."""
-    return tuple(tuple(line.split("\t")) for line in data_lines(filename))
+    return resources.data_table("synth", filename)
 
 
 @dataclass(frozen=True, slots=True)
