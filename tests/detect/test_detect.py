@@ -81,6 +81,15 @@ def test_negative_set_has_few_false_positives() -> None:
     assert fp_tokens * 1000 / tokens < 1
 
 
+def test_role_negative_set_has_no_false_positives() -> None:
+    """Occupations used generically, company-like phrases, eponyms (PROFESSION, ORGANIZATION,
+    HOSPITAL rules): no span at all."""
+    text = (CASES / "negatives_roles.txt").read_text(encoding="utf-8")
+    assert len(text.split()) >= 750
+    spans = get_pipeline("rules").run(Document("neg3", text))
+    assert [(s.text, s.label) for s in spans] == []
+
+
 def test_cli_detect_then_eval(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     src = tmp_path / "in"
     src.mkdir()

@@ -18,7 +18,7 @@ CASES = Path(__file__).parent / "cases"
 def _texts() -> list[str]:
     out = [
         (CASES / name).read_text(encoding="utf-8")
-        for name in ("negatives.txt", "negatives_heldout.txt")
+        for name in ("negatives.txt", "negatives_heldout.txt", "negatives_roles.txt")
     ]
     for path in sorted(CASES.glob("*.json")):
         data = json.loads(path.read_text(encoding="utf-8"))
@@ -118,4 +118,6 @@ def test_lanes_are_used() -> None:
     assert det._lanes and det._word_full
     assert lanes.at_word(r"(?i:\b(?:pain|score))")
     assert not lanes.at_word(r"(?:\bfoo|bar)")
-    assert lanes.word_starts(r"\b(?:K|Na)\s*\d", 0) == (frozenset({"K", "Na"}), False)
+    assert lanes.word_starts(r"\b(?:K|Na)\s*\d", 0) == (frozenset({"K", "Na"}), False, True)
+    assert lanes.word_starts(r"\bP(?:ager)?\s*\d", 0) == (frozenset({"P", "Pager"}), False, True)
+    assert lanes.word_starts(r"\bMRN", 0) == (frozenset({"MRN"}), False, False)

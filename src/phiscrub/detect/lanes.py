@@ -29,6 +29,7 @@ from re import _constants as C  # type: ignore[attr-defined]
 from re import _parser as sre_parse  # type: ignore[attr-defined]
 from typing import Any
 
+from phiscrub.detect.regex_shape import whole_words
 from phiscrub.detect.scan import (
     MAX_STARTS,
     Cursor,
@@ -95,17 +96,20 @@ class _WordDispatch:
     owners: int = 0
     last: tuple[str, dict[int, dict[int, list[int]]]] | None = None
 
-    def register(self, slots: Iterable[tuple[int, frozenset[str], bool]]) -> int:
-        """Add one file's word-led alternatives (slot, start strings, folded); returns the
-        owner id of that file."""
+    def register(self, slots: Iterable[tuple[int, frozenset[str], bool, bool]]) -> int:
+        """Add one file's word-led alternatives (slot, start strings, folded, whole: no letter
+        follows a start string); returns the owner id of that file."""
         owner = self.owners
         self.owners += 1
-        for slot, starts, folded in slots:
+        for slot, starts, folded, whole in slots:
             for start in starts:
                 low = start.lower()
                 lead = _LEAD_LETTERS.match(low)
                 assert lead is not None and lead.group()
-                if lead.group() == low:  # the note's word begins with the start string
+                if lead.group() == low and whole:  # the note's word IS the start string
+                    row = (owner, slot, start, False, folded)
+                    self.exact.setdefault(low, []).append(row)
+                elif lead.group() == low:  # the note's word begins with the start string
                     row = (owner, slot, start, False, folded)
                     self.prefix.setdefault(low, []).append(row)
                 else:  # the start string continues after its letters: the word is exact
@@ -186,16 +190,25 @@ def _letters(row: _Row) -> str:
 WORDS = _WordDispatch()
 
 
-def word_starts(alt: str, bits: int) -> tuple[frozenset[str], bool] | None:
-    """(start strings, folded) when the word lane can find the alternative's candidates:
-    every match starts at a word start with one of at most ``_MAX_STARTS`` literal strings
-    (one letter is enough: the lane looks up whole words); folded: they are lower case."""
+def word_starts(alt: str, bits: int) -> tuple[frozenset[str], bool, bool] | None:
+    """(start strings, folded, whole) when the word lane can find the alternative's
+    candidates: every match starts at a word start with one of at most ``_MAX_STARTS``
+    literal strings (one letter is enough: the lane looks up whole words); folded: they are
+    lower case; whole: no ASCII letter follows a start string (``\\b(?:T|HR)\\b``), so a
+    note word must equal its letters rather than begin with them (``T`` is not ``Today``)."""
     if not at_word(alt, bits):
         return None
+    whole = whole_words(alt, bits)
+    if whole is not None and len(whole) <= MAX_STARTS and _lead_ok(whole):
+        return whole, folds_case(alt, bits), True
     starts = start_strings(alt, bits, min_len=1, most=MAX_STARTS)
-    if starts is None or not all(x[:1].isascii() and x[:1].isalpha() for x in starts):
+    if starts is None or not _lead_ok(starts):
         return None
-    return starts, folds_case(alt, bits)
+    return starts, folds_case(alt, bits), False
+
+
+def _lead_ok(starts: frozenset[str]) -> bool:
+    return all(x[:1].isascii() and x[:1].isalpha() for x in starts)
 
 
 def at_word(alt: str, bits: int = 0) -> bool:

@@ -271,7 +271,7 @@ class PatternDetector:
         self._plan_lanes()
 
     def _plan_lanes(self) -> None:
-        words: list[tuple[int, frozenset[str], bool]] = []
+        words: list[tuple[int, frozenset[str], bool, bool]] = []
         digits: list[tuple[int, str, str]] = []
         self._word_full = {}
         i = 0

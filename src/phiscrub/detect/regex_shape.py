@@ -343,3 +343,76 @@ def folds_case(regex: str, bits: int) -> bool:
     """Does any part of the regex ignore case (then start strings are lower case)?"""
     parsed = sre_parse.parse(regex, bits)
     return _any_icase(parsed.data, parsed.state.flags)
+
+
+def _is_word_char(c: str) -> bool:
+    return c.isalnum() or c == "_"
+
+
+def whole_words(regex: str, flags: int = 0) -> frozenset[str] | None:
+    """Strings one of which every match starts with, each followed by no ASCII letter: a
+    match starts with a whole letter run (``\\b(?:T|Temp)\\b``, ``Dr\\.?\\s``); None when a
+    letter may follow (or cannot tell). Lower case when any part of the regex ignores case."""
+    try:
+        parsed = sre_parse.parse(regex, flags)
+        folded = _any_icase(parsed.data, parsed.state.flags)
+        bits = parsed.state.flags | (re.I if folded else 0)
+        found = _whole_words(list(parsed.data), bits)
+    except (_Unknown, re.error):
+        return None
+    return None if found is None or len(found) > MAX_STARTS else found
+
+
+_ENDS = (C.AT_END, C.AT_END_LINE, C.AT_END_STRING)
+
+
+def _whole_words(
+    items: list[tuple[Any, Any]], flags: int, acc: frozenset[str] = frozenset({""})
+) -> frozenset[str] | None:
+    """The strings ``acc`` continued by ``items`` up to where no letter can follow."""
+    k = 0
+    while k < len(items):
+        op, av = items[k]
+        if op is C.SUBPATTERN:  # inline a group (case folding is already in ``flags``)
+            items = [*av[3].data, *items[k + 1 :]]
+            k = 0
+            continue
+        if acc == {""} and op in (C.AT, C.ASSERT, C.ASSERT_NOT):
+            k += 1  # leading assertions
+            continue
+        if op is C.AT and (av is C.AT_BOUNDARY or av in _ENDS):
+            if all(s and _is_word_char(s[-1]) for s in acc) or av in _ENDS:
+                return acc  # a word character then a boundary (or a line end): the run ends
+            return None
+        if op in (C.ASSERT, C.ASSERT_NOT):
+            k += 1  # consumes nothing: what follows decides
+            continue
+        if op in (C.MAX_REPEAT, C.MIN_REPEAT) and av[0] == 0 and av[1] == 1:
+            rest = list(items[k + 1 :])  # X? REST: the words of X REST and those of REST
+            with_x = _whole_words([*av[2].data, *rest], flags, acc)
+            without = _whole_words(rest, flags, acc)
+            return None if with_x is None or without is None else with_x | without
+        if op is C.LITERAL or op is C.BRANCH or (op is C.IN and len(av) <= 3):
+            sub, complete = _starts_item(op, av, flags)
+            if sub and "" not in sub and complete:
+                acc = frozenset(_cross(set(acc), sub))
+                k += 1
+                continue
+            if op is C.BRANCH:  # each alternative followed by the rest
+                rest = list(items[k + 1 :])
+                out: set[str] = set()
+                for alt in av[1]:
+                    got = _whole_words([*alt.data, *rest], flags, acc)
+                    if got is None:
+                        return None
+                    out |= got
+                    if len(out) > MAX_STARTS:
+                        raise _Unknown
+                return frozenset(out)
+        break
+    if "" in acc or k >= len(items):
+        return None  # a match may end right after the string: a letter may follow
+    first, empty = _first_seq(items[k:], flags)
+    if empty or any(c.isascii() and c.isalpha() for c in first):
+        return None
+    return acc

@@ -24,6 +24,7 @@ from phiscrub.detect.dictionary import NameDictionaryDetector, PlaceDictionaryDe
 from phiscrub.detect.patterns import PatternDetector, PatternFile, load_pattern_file
 from phiscrub.detect.pipeline import Pipeline, Stage
 from phiscrub.detect.resolve import IdLists, Invalidate, Propagate, Resolve
+from phiscrub.detect.roles import ProfessionDetector
 from phiscrub.errors import UsageError
 from phiscrub.span import Span
 
@@ -37,7 +38,13 @@ RULE_FILES: tuple[str, ...] = ("date", "age", "contact", "ids", "location", "nam
 
 #: priority of spans that no pattern produced (dictionaries, propagation)
 SOURCE_PRIORITY: Mapping[str, int] = MappingProxyType(
-    {"dict.names": 30, "dict.places": 40, "rules.propagate": 35, "hd.": 50}
+    {
+        "dict.names": 30,
+        "dict.places": 40,
+        "dict.professions": 40,
+        "rules.propagate": 35,
+        "hd.": 50,
+    }
 )
 
 
@@ -79,6 +86,7 @@ STAGES: Mapping[str, Callable[[], Stage]] = MappingProxyType(
     {
         **{file: _rules_stage(file) for file in RULE_FILES},
         "names_dict": lambda: NameDictionaryDetector(lexicon.lexicons()),
+        "professions": ProfessionDetector,
         "places_dict": lambda: PlaceDictionaryDetector(lexicon.lexicons()),
         "invalidate": lambda: Invalidate(pattern_detector("clinical"), priority_of),
         "id_lists": IdLists,
@@ -96,6 +104,7 @@ PIPELINES: Mapping[str, tuple[str, ...]] = MappingProxyType(
             *RULE_FILES,
             "names_dict",
             "places_dict",
+            "professions",
             "invalidate",
             "id_lists",
             "propagate",

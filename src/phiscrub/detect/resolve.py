@@ -172,10 +172,21 @@ def _joined(c: str) -> bool:
 
 
 def _coverage(spans: Iterable[Span]) -> Callable[[int], bool]:
-    chars: set[int] = set()
-    for s in spans:
-        chars.update(range(s.start, s.end))
-    return chars.__contains__
+    """Is a character offset inside one of the spans? (merged intervals, bisection)"""
+    merged: list[list[int]] = []
+    for a, b in sorted((s.start, s.end) for s in spans if s.start < s.end):
+        if merged and a <= merged[-1][1]:
+            merged[-1][1] = max(merged[-1][1], b)
+        else:
+            merged.append([a, b])
+    starts = [a for a, _ in merged]
+    ends = [b for _, b in merged]
+
+    def covered(pos: int) -> bool:
+        i = bisect.bisect_right(starts, pos) - 1
+        return i >= 0 and pos < ends[i]
+
+    return covered
 
 
 @dataclass

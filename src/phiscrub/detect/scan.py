@@ -117,9 +117,40 @@ def anchor_spans(anchor: re.Pattern[str], text: str) -> list[tuple[int, int]]:
     got = _anchor_memo.get(anchor.pattern)
     if got is not None and got[0] is text:
         return got[1]
-    spans = [m.span() for m in anchor.finditer(text)]
+    fast = _fast_anchor(anchor)
+    if fast is None:
+        spans = [m.span() for m in anchor.finditer(text)]
+    else:  # what finditer gives: overlapping candidates dropped, left to right
+        spans = []
+        last = 0
+        for m in fast.finditer(text):
+            a = m.start()
+            if a >= last:
+                last = m.end(WHOLE)
+                spans.append((a, last))
     _anchor_memo[anchor.pattern] = (text, spans)
     return spans
+
+
+_DIGITS = frozenset("0123456789")
+_fast_memo: dict[tuple[str, int], re.Pattern[str] | None] = {}
+
+
+def _fast_anchor(anchor: re.Pattern[str]) -> re.Pattern[str] | None:
+    """A digit-led ``anchor`` behind its FIRST set (``[0-9](?<=(?=(?P<_m>ANCHOR))(?s:.))``):
+    the engine skips to digits with a byte map, faster than its ``\\d`` category test (about
+    5 ms -> 3 ms on the development corpus for ``\\d{5}``); it finds every position where
+    the anchor matches, and :func:`anchor_spans` keeps those ``finditer`` would."""
+    key = (anchor.pattern, anchor.flags)
+    if key not in _fast_memo:
+        bits = anchor.flags & (re.I | re.M | re.S | re.X)
+        first = first_set(anchor.pattern, bits)
+        if first is None or bits or not first <= _DIGITS:
+            _fast_memo[key] = None
+        else:
+            wrapped = f"{char_class(first)}(?<=(?=(?P<{WHOLE}>{anchor.pattern}))(?s:.))"
+            _fast_memo[key] = re.compile(wrapped)
+    return _fast_memo[key]
 
 
 class Cursor:

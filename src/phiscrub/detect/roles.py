@@ -1,0 +1,124 @@
+"""PROFESSION from a list of non-medical occupations (``data/lexicons/professions.txt``).
+
+An occupation is found where its last word occurs in the note (looked up in the note's
+shared word index, :func:`lanes.note_index`), the longest entry of the list that ends there
+first; it then takes the modifiers right before it (``high school chemistry teacher``:
+``data/lexicons/profession_modifiers.txt`` and the other words of the list's multi-word
+entries). Medical staff are not on the list (not PHI under the guidelines). Trigger phrases
+(``works as a``, ``occupation:``) for occupations not on the list live in ``name.toml``.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from dataclasses import dataclass, field
+from importlib import resources
+
+from phiscrub.detect.lanes import note_index
+from phiscrub.span import Document, Span
+
+#: one separator between the words of an occupation (a space or a hyphen, on one line)
+_SEP = re.compile(r"[ \-]")
+#: a word just before a match, with its separator (for modifiers)
+_WORD_BEFORE = re.compile(r"([A-Za-z0-9][A-Za-z0-9\-']*)[ ]$")
+#: what must precede an occupation (``attorney``, ``pastor``, ``home health aide`` are often
+#: someone else's role or a service: "sent to attorney", "her teacher"): the job of a person
+#: is said "is a ...", "retired ...", "(...)", ", ...", "Social: ...", "58M ..."
+_PERSON_JOB = re.compile(
+    r"(?:\b(?:a|an|is|was|as|retired|former|semi-retired|Retired|Former|self-employed)[ ]"
+    r"|\([ ]?|[,:][ ]+|\b\d{1,3}[ ]?(?:yo|y/o|M|F|-year-old)[ ]|-year-old[ ])$"
+)
+
+
+def _lines(name: str) -> list[str]:
+    text = resources.files("phiscrub").joinpath("data", "lexicons", name).read_text("utf-8")
+    return [ln.strip().lower() for ln in text.splitlines() if ln.strip() and ln[0] != "#"]
+
+
+@functools.cache
+def occupations() -> tuple[frozenset[str], frozenset[str]]:
+    """(occupations, modifiers), lower case."""
+    jobs = frozenset(_lines("professions.txt"))
+    mods = set(_lines("profession_modifiers.txt"))
+    for job in jobs:
+        mods.update(w for w in job.split(" ")[:-1] if "'" not in w)
+    return jobs, frozenset(mods)
+
+
+@dataclass
+class ProfessionDetector:
+    """Occupations of the list, with their modifiers: ``detect(doc) -> spans``."""
+
+    name: str = "professions"
+    score: float = 0.8
+    max_modifiers: int = 3
+    _by_last: dict[str, list[tuple[str, ...]]] = field(init=False, repr=False)
+    _mods: frozenset[str] = field(init=False, repr=False)
+
+    def __post_init__(self) -> None:
+        jobs, self._mods = occupations()
+        self._by_last = {}
+        for job in sorted(jobs, key=len, reverse=True):  # longest entry first
+            words = tuple(_SEP.split(job))
+            last = re.match(r"[a-z]+", words[-1])
+            assert last is not None, job
+            self._by_last.setdefault(last.group(), []).append(words)
+
+    def detect(self, doc: Document) -> list[Span]:
+        text = doc.text
+        out: list[Span] = []
+        for word, positions in note_index(text).words.items():
+            entries = self._by_last.get(word.lower())
+            if entries is None or not word.islower():
+                continue
+            for p in positions:
+                found = self._at(text, p, entries)
+                if found is not None:
+                    a, b = found
+                    out.append(
+                        Span.of(text, a, b, "PROFESSION", "dict.professions:list", self.score)
+                    )
+        return sorted(out)
+
+    def _at(self, text: str, p: int, entries: list[tuple[str, ...]]) -> tuple[int, int] | None:
+        """The occupation whose last word starts at ``p`` (the longest), with modifiers."""
+        for words in entries:
+            span = _match_back(text, p, words)
+            if span is not None:
+                start = self._modifiers(text, span[0])
+                if _PERSON_JOB.search(text, max(0, start - 16), start) is None:
+                    return None  # "sent to attorney", "a home health aide was discussed"
+                return start, span[1]
+        return None
+
+    def _modifiers(self, text: str, start: int) -> int:
+        for _ in range(self.max_modifiers):
+            m = _WORD_BEFORE.search(text, max(0, start - 40), start)
+            if m is None or m.group(1).lower() not in self._mods:
+                break
+            start = m.start()
+        return start
+
+
+def _match_back(text: str, p: int, words: tuple[str, ...]) -> tuple[int, int] | None:
+    """Does ``words`` (lower case) occur with its last word at ``p``, whole? (start, end)"""
+    last = words[-1]
+    end = p + len(last)
+    if text[p:end].lower() != last or (end < len(text) and _joined(text[end])):
+        return None
+    start = p
+    for w in reversed(words[:-1]):
+        if start < 1 or text[start - 1] not in " -":
+            return None
+        a = start - 1 - len(w)
+        if a < 0 or text[a : start - 1].lower() != w:
+            return None
+        start = a
+    if start > 0 and _joined(text[start - 1]):
+        return None
+    return start, end
+
+
+def _joined(c: str) -> bool:
+    return c.isalnum() or c in "_'\u2019-"
