@@ -79,3 +79,13 @@ def test_tag_with_a_bad_model_is_a_coded_error(
     bad.write_bytes(b"not a zip")
     assert main(["tag", str(bad), str(corpora[1]), "-o", str(tmp_path / "o")]) == 2
     assert "[E601]" in capsys.readouterr().err
+
+
+def test_train_builds_the_tagger_kind_asked_for(corpora: tuple[Path, Path], tmp_path: Path) -> None:
+    a, b = corpora
+    model = tmp_path / "svm.phiscrub"
+    assert main(["train", str(a), "--tagger", "svm", "-o", str(model)]) == 0
+    assert read_info(model)["tagger"] == "svm"
+    out = tmp_path / "pred"
+    assert main(["tag", str(model), str(b), "-o", str(out), "--threshold", "0.8"]) == 0
+    assert len(read_corpus(out).documents) == 8

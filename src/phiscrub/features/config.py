@@ -75,6 +75,14 @@ class FeatureConfig:
             if f.type in (bool, "bool") and not isinstance(getattr(self, f.name), bool):
                 raise UsageError(f"feature family {f.name} must be true or false")
 
+    @classmethod
+    def fast(cls) -> FeatureConfig:
+        """The preset of the default model: every family whose features are computed per
+        word type (cheap once cached), without the per-token families that cost the most
+        tagging time for the least accuracy: n-grams, sentence and attribute features
+        (measured on the development corpus; docs/models.md "The default model")."""
+        return cls(ngrams=False, sentence=False, attribute=False)
+
     def to_dict(self) -> dict[str, Any]:
         return {"schema": FEATURE_SCHEMA, **asdict(self)}
 

@@ -19,6 +19,15 @@ from phiscrub.taggers.crf import CRFSettings, CRFTagger
 from phiscrub.taggers.decode import decode_threshold, phi_mask
 from phiscrub.taggers.registry import TAGGER_KINDS, tagger_class
 
+
+def load_default() -> PersistentTagger:
+    """The default model shipped in the package (the ``default`` pipeline; see
+    ``phiscrub.taggers.default``), loaded once per process."""
+    from phiscrub.taggers.default import load_default as _load
+
+    return _load()
+
+
 __all__ = [
     "TAGGER_KINDS",
     "CRFSettings",
@@ -29,6 +38,7 @@ __all__ = [
     "TaggerState",
     "bio_sequences",
     "decode_threshold",
+    "load_default",
     "non_overlapping",
     "phi_mask",
     "tagger_class",

@@ -15,10 +15,11 @@ from phiscrub.features import FeatureConfig, WordClusters, with_domain
 from phiscrub.io import FORMATS, write_corpus
 from phiscrub.model import ModelInfo, load_model, save_model
 from phiscrub.span import Document
+from phiscrub.taggers.base import PersistentTagger, Tagger
 from phiscrub.taggers.corpora import LoadedCorpus, load_corpus, load_split
 from phiscrub.taggers.crf import CRFSettings, CRFTagger
 from phiscrub.taggers.cv import CV_MEASURES, cross_validate, predict_corpus, summarize
-from phiscrub.taggers.registry import TAGGER_KINDS
+from phiscrub.taggers.registry import TAGGER_KINDS, tagger_class
 
 SINGLE_FILE = {"jsonl", "csv", "parquet", "i2b2-2006"}
 _DEFAULTS = CRFSettings()
@@ -28,7 +29,12 @@ def _common(p: argparse.ArgumentParser) -> None:
     p.add_argument("--format", choices=FORMATS, help="format of the corpora (default: detected)")
     p.add_argument("--split", metavar="JSON", help="split file assigning patients to parts")
     p.add_argument("--use", default="train", help="parts of the split to use (e.g. train,dev)")
-    p.add_argument("--tagger", choices=sorted(TAGGER_KINDS), default="crf")
+    p.add_argument(
+        "--tagger",
+        choices=sorted(k for k in TAGGER_KINDS if k != "hybrid"),
+        default="crf",
+        help="tagger kind (the hybrid is trained by --recipe default)",
+    )
     p.add_argument("--c1", type=float, default=_DEFAULTS.c1, help="L1 penalty")
     p.add_argument("--c2", type=float, default=_DEFAULTS.c2, help="L2 penalty")
     p.add_argument("--max-iter", type=int, default=_DEFAULTS.max_iter)
@@ -80,6 +86,12 @@ def _register_train(sub: Subparsers) -> None:
     )
     t.add_argument("--eval", metavar="CORPUS", help="score the model on this corpus afterwards")
     t.add_argument("--eval-use", default="dev", help="split parts of --eval to score (dev)")
+    t.add_argument(
+        "--recipe",
+        choices=["default"],
+        help="train a named model by its fixed recipe (default: the shipped hybrid model; "
+        "CORPUS and --split, when given, locate the development corpus and its split)",
+    )
     _common(t)
     t.set_defaults(func=run_train)
 
@@ -106,7 +118,7 @@ def _register_tag(sub: Subparsers) -> None:
         description="Tag INPUT with MODEL and write the predictions as the "
         "gold layer of OUTPUT, so that `phiscrub eval` can score them.",
     )
-    g.add_argument("model", metavar="MODEL")
+    g.add_argument("model", metavar="MODEL", help="a model archive, or 'default'")
     g.add_argument("input", metavar="INPUT")
     g.add_argument("-o", "--out", required=True, metavar="OUTPUT")
     g.add_argument("--format", choices=FORMATS, help="format of INPUT (default: detected)")
@@ -127,7 +139,7 @@ def _load(paths: list[str], args: argparse.Namespace, role: str = "") -> list[Lo
     return [load_corpus(p, args.format, split, uses, role) for p in paths]
 
 
-def _make_tagger(args: argparse.Namespace, easyadapt: bool = False) -> CRFTagger:
+def _make_tagger(args: argparse.Namespace, easyadapt: bool = False) -> PersistentTagger:
     config = FeatureConfig()
     if args.features:
         config = FeatureConfig.from_json(Path(args.features).read_text(encoding="utf-8"))
@@ -139,11 +151,14 @@ def _make_tagger(args: argparse.Namespace, easyadapt: bool = False) -> CRFTagger
         changes = config.to_dict()
         changes.update(easyadapt=easyadapt or config.easyadapt, clusters=clusters is not None)
         config = FeatureConfig.from_dict(changes)
+    if args.tagger != "crf":
+        # SVM and boosted trees take the shared feature configuration and their defaults
+        return tagger_class(args.tagger)(config)  # type: ignore[call-arg]
     settings = CRFSettings(args.c1, args.c2, args.max_iter, threshold=args.threshold)
     return CRFTagger(config, settings, clusters)
 
 
-def _evaluate(tagger: CRFTagger, docs: list[Document]) -> dict[str, Any]:
+def _evaluate(tagger: Tagger, docs: list[Document]) -> dict[str, Any]:
     """Micro P/R/F of the main measures and the leak rate, for the model metadata."""
     report = build_report(*align(docs, predict_corpus(tagger, docs)))
     out: dict[str, Any] = {
@@ -153,7 +168,23 @@ def _evaluate(tagger: CRFTagger, docs: list[Document]) -> dict[str, Any]:
     return out
 
 
+def run_recipe(args: argparse.Namespace) -> int:
+    from phiscrub.taggers.default import default_recipe, train_default
+
+    corpus = args.corpora[0] if args.corpora else None
+    result = train_default(default_recipe(corpus, args.split), args.out)
+    print(
+        f"trained the {args.recipe} model on {result['documents']} notes in "
+        f"{result['seconds']:.1f} s; wrote {args.out}",
+        file=sys.stderr,
+    )
+    print(json.dumps(result["evaluation"], indent=1))
+    return 0
+
+
 def run_train(args: argparse.Namespace) -> int:
+    if args.recipe:
+        return run_recipe(args)
     easy = bool(args.source or args.target)
     corpora = _load(args.corpora, args, "target" if easy else "")
     corpora += _load(args.target, args, "target") + _load(args.source, args, "source")
@@ -208,16 +239,19 @@ def run_cv(args: argparse.Namespace) -> int:
 
 
 def run_tag(args: argparse.Namespace) -> int:
+    from phiscrub.taggers.default import DEFAULT_NAME, load_default, predict_documents
+
     start = time.perf_counter()
-    tagger = load_model(args.model)
+    tagger = load_default() if args.model == DEFAULT_NAME else load_model(args.model)
     loaded = time.perf_counter() - start
     if args.threshold is not None:
-        if not isinstance(tagger, CRFTagger):
-            raise UsageError("--threshold needs a CRF model")
-        tagger = tagger.with_threshold(args.threshold)
+        with_threshold = getattr(tagger, "with_threshold", None)
+        if with_threshold is None:
+            raise UsageError("--threshold needs a model with token scores (CRF, SVM, hybrid)")
+        tagger = with_threshold(args.threshold)
     docs = load_corpus(args.input, args.format).documents
     start = time.perf_counter()
-    out = predict_corpus(tagger, docs)
+    out = predict_documents(tagger, docs)
     seconds = time.perf_counter() - start
     fmt = args.out_format or args.format or _detected(args.input)
     target = Path(args.out)

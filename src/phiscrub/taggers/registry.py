@@ -9,11 +9,18 @@ from __future__ import annotations
 from phiscrub.errors import UsageError
 from phiscrub.taggers.base import PersistentTagger
 from phiscrub.taggers.crf import CRFTagger
+from phiscrub.taggers.hybrid import HybridTagger
+from phiscrub.taggers.svm import SVMTagger
+from phiscrub.taggers.trees import TreesTagger, TreesVoting
 
 __all__ = ["TAGGER_KINDS", "tagger_class"]
 
 TAGGER_KINDS: dict[str, type[PersistentTagger]] = {
     CRFTagger.kind: CRFTagger,
+    HybridTagger.kind: HybridTagger,
+    SVMTagger.kind: SVMTagger,
+    TreesTagger.kind: TreesTagger,
+    TreesVoting.kind: TreesVoting,
 }
 
 

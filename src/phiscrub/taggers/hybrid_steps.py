@@ -1,0 +1,327 @@
+"""The span steps of the hybrid tagger (seed 001 §3.3): merge, error correction, reconciliation.
+
+Each step is a small pure function on spans (nothing is mutated; new lists are returned):
+
+- ``merge``: rule spans of the well-formed categories (DATE, AGE, CONTACT, ID) win over any
+  CRF span they overlap; CRF spans come next; rule spans of the other categories fill the
+  places no CRF span covers (``fill=False`` leaves them out).
+- error correction: ``fax_or_phone`` (the nearest context word before the number on its
+  line, ``fax`` or a phone word, decides), ``drop_credentials`` (a STATE right after a
+  name is a credential: ``Lee, MD``), ``drop_unknown_states`` (a STATE that is not a
+  state name or postal code is dropped), ``hospital_or_organization`` (words of the span
+  and the words just before it decide between HOSPITAL and ORGANIZATION).
+- reconciliation over a group of notes (one note, or a patient's notes):
+  ``doctor_after_title`` (a name after ``Dr.`` is a DOCTOR wherever it occurs in the note),
+  ``type_counting`` (a string tagged with the same type at least twice, more often than any
+  other type, takes that type everywhere), ``propagate`` (confident names and IDs, and the
+  surname of a confident full name, are tagged at their other, untagged mentions).
+
+The word lists below are short closed-class lists of context words, not note strings.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from collections import Counter
+from collections.abc import Collection, Sequence
+from importlib import resources
+
+from phiscrub.span import Span
+from phiscrub.taxonomy import CATEGORY_OF
+
+__all__ = [
+    "RULE_PRIORITY",
+    "doctor_after_title",
+    "drop_credentials",
+    "drop_unknown_states",
+    "fax_or_phone",
+    "hospital_or_organization",
+    "merge",
+    "propagate",
+    "type_counting",
+]
+
+#: categories for which a rule span wins over an overlapping CRF span (seed 001 §3.3.4)
+RULE_PRIORITY = frozenset({"DATE", "AGE", "CONTACT", "ID"})
+_PHONE_WORDS = ("phone", "tel", "telephone", "ph", "cell", "mobile", "pager", "beeper", "call")
+_HOSPITAL_WORDS = frozenset(
+    [
+        "hospital",
+        "hospitals",
+        "clinic",
+        "clinics",
+        "infirmary",
+        "hospice",
+        "sanatorium",
+        "rehab",
+        "rehabilitation",
+        "nursing",
+        "medical",
+        "health",
+        "healthcare",
+        "emergency",
+        "surgical",
+        "surgery",
+    ]
+)
+_ORG_WORDS = frozenset(
+    [
+        "inc",
+        "corp",
+        "corporation",
+        "company",
+        "co",
+        "llc",
+        "ltd",
+        "industries",
+        "group",
+        "school",
+        "college",
+        "academy",
+        "church",
+        "bank",
+        "store",
+        "restaurant",
+        "factory",
+        "union",
+        "services",
+        "agency",
+        "firm",
+        "shop",
+        "market",
+        "airlines",
+        "department",
+        "army",
+        "navy",
+        "police",
+    ]
+)
+_HOSPITAL_BEFORE = re.compile(
+    r"\b(?:admitted|transferred|discharged|presented|seen|followed|treated|hospitali[sz]ed)"
+    r"\s+(?:to|at|from|in|by)\s*(?:the\s+)?$",
+    re.IGNORECASE,
+)
+_ORG_BEFORE = re.compile(
+    r"\b(?:works?|worked|working|employed|employee|job|retired|volunteers?|attends?)"
+    r"\s+(?:at|for|by|from|with|of)?\s*(?:the\s+)?$",
+    re.IGNORECASE,
+)
+_TITLE = re.compile(r"\b(?:Dr|DR|Doctor|dr)\.?\s+$")
+_WORD = re.compile(r"[A-Za-z][A-Za-z'-]+")
+
+
+def _covered(span: Span, kept: Sequence[Span]) -> bool:
+    return any(span.overlaps(k) for k in kept)
+
+
+def _resolve(spans: Sequence[Span]) -> list[Span]:
+    """Overlapping spans reduced: higher score first, then the longer, then the earlier."""
+    kept: list[Span] = []
+    for s in sorted(spans, key=lambda s: (-s.score, -(s.end - s.start), s.start)):
+        if not _covered(s, kept):
+            kept.append(s)
+    return sorted(kept)
+
+
+def merge(
+    rules: Sequence[Span],
+    crf: Sequence[Span],
+    priority: Collection[str] = RULE_PRIORITY,
+    fill: bool = True,
+) -> list[Span]:
+    """Rule spans of ``priority`` categories, then CRF spans, then other rule spans."""
+    first = _resolve([s for s in rules if s.category in priority])
+    second = _resolve([s for s in crf if not _covered(s, first)])
+    out = first + second
+    if fill:
+        rest = [s for s in rules if s.category not in priority]
+        out += _resolve([s for s in rest if not _covered(s, out)])
+    return sorted(out)
+
+
+def _relabel(span: Span, label: str, source: str) -> Span:
+    if span.label == label:
+        return span
+    return Span(span.start, span.end, label, span.text, source, span.score)
+
+
+# -- error correction ---------------------------------------------------------------
+def _line_before(text: str, start: int, reach: int = 40) -> str:
+    left = text[max(0, start - reach) : start]
+    cut = max(left.rfind("\n"), left.rfind("\r"))
+    return left[cut + 1 :].lower()
+
+
+def fax_or_phone(text: str, spans: Sequence[Span]) -> list[Span]:
+    """PHONE or FAX by the nearest context word before the number on its line."""
+    out: list[Span] = []
+    for s in spans:
+        if s.label in ("PHONE", "FAX"):
+            before = _line_before(text, s.start)
+            fax = before.rfind("fax")
+            phone = max(_word_at(before, w) for w in _PHONE_WORDS)
+            if fax > phone:
+                s = _relabel(s, "FAX", "hybrid.correct:fax")
+            elif phone > fax:
+                s = _relabel(s, "PHONE", "hybrid.correct:phone")
+        out.append(s)
+    return out
+
+
+def _word_at(text: str, word: str) -> int:
+    """The last position of ``word`` as a whole word in ``text`` (-1 if absent)."""
+    found = [m.start() for m in re.finditer(rf"\b{word}\b", text)]
+    return found[-1] if found else -1
+
+
+@functools.cache
+def state_names() -> frozenset[str]:
+    """US state names and postal codes, lower case (``data/lexicons/states.txt``)."""
+    path = resources.files("phiscrub").joinpath("data", "lexicons", "states.txt")
+    out: set[str] = set()
+    for line in path.read_text(encoding="utf-8").splitlines():
+        if line and not line.startswith("#"):
+            out.update(part.strip().lower() for part in line.split("\t") if part.strip())
+    return frozenset(out)
+
+
+def drop_credentials(text: str, spans: Sequence[Span]) -> list[Span]:
+    """A STATE right after a name (``Ann Lee, MD``, ``Lee MD``) is a credential, not a
+    state: it is dropped."""
+    names = [s for s in spans if s.category == "NAME"]
+    return [
+        s
+        for s in spans
+        if s.label != "STATE"
+        or not any(
+            0 <= s.start - n.end <= 2 and not text[n.end : s.start].strip(", ") for n in names
+        )
+    ]
+
+
+def drop_unknown_states(
+    text: str, spans: Sequence[Span], states: frozenset[str] | None = None
+) -> list[Span]:
+    """STATE spans whose text is no state name or postal code are dropped."""
+    known = state_names() if states is None else states
+    return [
+        s
+        for s in spans
+        if s.label != "STATE" or " ".join(s.text.replace(".", "").split()).lower() in known
+    ]
+
+
+def hospital_or_organization(text: str, spans: Sequence[Span]) -> list[Span]:
+    """HOSPITAL or ORGANIZATION by the span's own words, else by the words before it."""
+    out: list[Span] = []
+    for s in spans:
+        if s.label in ("HOSPITAL", "ORGANIZATION"):
+            words = {w.lower() for w in _WORD.findall(s.text)}
+            before = text[max(0, s.start - 40) : s.start]
+            if words & _HOSPITAL_WORDS and not words & _ORG_WORDS:
+                s = _relabel(s, "HOSPITAL", "hybrid.correct:hospital")
+            elif words & _ORG_WORDS and not words & _HOSPITAL_WORDS:
+                s = _relabel(s, "ORGANIZATION", "hybrid.correct:organization")
+            elif _HOSPITAL_BEFORE.search(before):
+                s = _relabel(s, "HOSPITAL", "hybrid.correct:hospital")
+            elif _ORG_BEFORE.search(before):
+                s = _relabel(s, "ORGANIZATION", "hybrid.correct:organization")
+        out.append(s)
+    return out
+
+
+# -- reconciliation -----------------------------------------------------------------
+def doctor_after_title(text: str, spans: Sequence[Span]) -> list[Span]:
+    """Names after ``Dr.`` are DOCTORs, and so is every other mention of them in the note
+    (the full name and its last word)."""
+    doctors: set[str] = set()
+    for s in spans:
+        if s.category == "NAME" and _TITLE.search(text[max(0, s.start - 10) : s.start]):
+            doctors.add(s.text)
+            doctors.add(s.text.split()[-1])
+    return [
+        _relabel(s, "DOCTOR", "hybrid.reconcile:title")
+        if s.label == "PATIENT" and (s.text in doctors or s.text.split()[-1] in doctors)
+        else s
+        for s in spans
+    ]
+
+
+def type_counting(groups: Sequence[Sequence[Span]], min_count: int = 2) -> list[list[Span]]:
+    """Over a group of notes: a string tagged ``min_count`` times or more with one type,
+    and more often than with any other, takes that type at every tagged mention."""
+    counts: dict[str, Counter[str]] = {}
+    for spans in groups:
+        for s in spans:
+            counts.setdefault(s.text, Counter())[s.label] += 1
+    winner: dict[str, str] = {}
+    for string, c in counts.items():
+        top = c.most_common(2)
+        if top[0][1] >= min_count and (len(top) == 1 or top[0][1] > top[1][1]):
+            winner[string] = top[0][0]
+    return [
+        [_relabel(s, winner.get(s.text, s.label), "hybrid.reconcile:count") for s in spans]
+        for spans in groups
+    ]
+
+
+@functools.cache
+def _common_words(max_level: int = 20) -> frozenset[str]:
+    path = resources.files("phiscrub").joinpath("data", "lexicons", "common_words.txt")
+    out: set[str] = set()
+    for line in path.read_text(encoding="utf-8").splitlines():
+        word, _, level = line.partition("\t")
+        if word and not word.startswith("#") and level.isdigit() and int(level) <= max_level:
+            out.add(word)
+    return frozenset(out)
+
+
+def _seeds(spans: Sequence[Span], min_score: float) -> dict[str, tuple[str, float]]:
+    """Strings worth propagating: confident NAME and ID spans, and surnames of full names."""
+    out: dict[str, tuple[str, float]] = {}
+    common = _common_words()
+    for s in spans:
+        if s.score < min_score or s.category not in ("NAME", "ID"):
+            continue
+        if len(s.text) >= 3 and any(ch.isalnum() for ch in s.text):
+            out.setdefault(s.text, (s.label, s.score))
+        words = _WORD.findall(s.text)
+        if s.label in ("PATIENT", "DOCTOR") and len(words) > 1:
+            last = words[-1]
+            if len(last) >= 3 and last[0].isupper() and last.lower() not in common:
+                out.setdefault(last, (s.label, s.score))
+    return out
+
+
+def _mentions(text: str, strings: Collection[str]) -> list[tuple[int, int, str]]:
+    if not strings:
+        return []
+    alternation = "|".join(re.escape(s) for s in sorted(strings, key=len, reverse=True))
+    pattern = re.compile(rf"(?<![A-Za-z0-9])(?:{alternation})(?![A-Za-z0-9])")
+    return [(m.start(), m.end(), m.group()) for m in pattern.finditer(text)]
+
+
+def propagate(
+    texts: Sequence[str], groups: Sequence[Sequence[Span]], min_score: float = 0.9
+) -> list[list[Span]]:
+    """Over a group of notes: untagged mentions of confidently tagged names and IDs (and
+    surnames of confident full names) are tagged with the same type."""
+    seeds: dict[str, tuple[str, float]] = {}
+    for spans in groups:
+        for string, found in _seeds(spans, min_score).items():
+            seeds.setdefault(string, found)
+    out: list[list[Span]] = []
+    for text, spans in zip(texts, groups, strict=True):
+        added = list(spans)
+        for start, end, string in _mentions(text, seeds):
+            label, score = seeds[string]
+            span = Span(start, end, label, string, "hybrid.reconcile:propagate", score)
+            if not _covered(span, added):
+                added.append(span)
+        out.append(sorted(added))
+    return out
+
+
+def category_of(label: str) -> str:
+    return CATEGORY_OF[label]

@@ -1,0 +1,261 @@
+"""The hybrid tagger (seed 001): each span step on hand-made notes, the compiled CRF decoder
+against python-crfsuite, and the tagger end to end (fit, predict, patient, archive)."""
+
+from __future__ import annotations
+
+from itertools import pairwise
+from pathlib import Path
+
+import pytest
+
+from phiscrub.errors import UsageError
+from phiscrub.model import load_model, save_model
+from phiscrub.span import Document, Span
+from phiscrub.taggers import CRFSettings, CRFTagger, PersistentTagger, Tagger
+from phiscrub.taggers import hybrid_steps as steps
+from phiscrub.taggers.chain import forward_backward, viterbi
+from phiscrub.taggers.compiled import CompiledCRF, attribute_strings
+from phiscrub.taggers.hybrid import STEPS, HybridSettings, HybridTagger
+from phiscrub.text import tokenize
+
+
+def span(
+    text: str, needle: str, label: str, source: str = "t", score: float = 1.0, nth: int = 0
+) -> Span:
+    start = -1
+    for _ in range(nth + 1):
+        start = text.index(needle, start + 1)
+    return Span.of(text, start, start + len(needle), label, source, score)
+
+
+# -- merge ------------------------------------------------------------------------
+def test_merge_gives_rules_priority_for_well_formed_types() -> None:
+    text = "Seen 03/04/2069 by Dr. Adams"
+    rule_date = span(text, "03/04/2069", "DATE", "rules.date")
+    crf_bad = span(text, "03/04", "PHONE", "crf")
+    crf_name = span(text, "Adams", "DOCTOR", "crf")
+    out = steps.merge([rule_date], [crf_bad, crf_name])
+    assert [(s.text, s.label) for s in out] == [("03/04/2069", "DATE"), ("Adams", "DOCTOR")]
+
+
+def test_merge_lets_the_crf_win_on_names_and_rules_fill_the_gaps() -> None:
+    text = "Mary Lee from Boston"
+    rule_name = span(text, "Mary", "PATIENT", "rules.name")
+    rule_city = span(text, "Boston", "CITY", "rules.location")
+    crf_name = span(text, "Mary Lee", "PATIENT", "crf")
+    out = steps.merge([rule_name, rule_city], [crf_name])
+    assert [s.text for s in out] == ["Mary Lee", "Boston"]
+    assert [s.text for s in steps.merge([rule_name, rule_city], [crf_name], fill=False)] == [
+        "Mary Lee"
+    ]
+
+
+# -- error correction -------------------------------------------------------------
+def test_fax_or_phone_follows_the_nearest_context_word() -> None:
+    text = "Phone: 617-555-0101 Fax: 617-555-0199\nTel 617-555-0111"
+    spans = [
+        span(text, "617-555-0101", "FAX"),
+        span(text, "617-555-0199", "PHONE"),
+        span(text, "617-555-0111", "FAX"),
+    ]
+    assert [s.label for s in steps.fax_or_phone(text, spans)] == ["PHONE", "FAX", "PHONE"]
+
+
+def test_fax_or_phone_keeps_a_label_without_context() -> None:
+    text = "call back 555-0101"
+    kept = span(text, "555-0101", "PHONE")
+    text2 = "see 555-0101"
+    fax = span(text2, "555-0101", "FAX")
+    assert steps.fax_or_phone(text, [kept]) == [kept]
+    assert steps.fax_or_phone(text2, [fax]) == [fax]
+
+
+def test_states_not_in_the_state_list_are_dropped() -> None:
+    text = "Lives in Ohio, moved from Mass. and from Springfield; also TX"
+    spans = [
+        span(text, "Ohio", "STATE"),
+        span(text, "Springfield", "STATE"),
+        span(text, "TX", "STATE"),
+        span(text, "Springfield", "CITY"),
+    ]
+    out = steps.drop_unknown_states(text, spans)
+    assert [(s.text, s.label) for s in out] == [
+        ("Ohio", "STATE"),
+        ("TX", "STATE"),
+        ("Springfield", "CITY"),
+    ]
+
+
+def test_hospital_or_organization_by_words_and_context() -> None:
+    text = "Works at Acme Corp. Admitted to Riverside. Employed by Riverside Medical Center."
+    spans = [
+        span(text, "Acme Corp", "HOSPITAL"),
+        span(text, "Riverside", "ORGANIZATION"),
+        span(text, "Riverside Medical Center", "ORGANIZATION"),
+    ]
+    out = steps.hospital_or_organization(text, spans)
+    assert [s.label for s in out] == ["ORGANIZATION", "HOSPITAL", "HOSPITAL"]
+
+
+# -- reconciliation ---------------------------------------------------------------
+def test_a_name_after_dr_is_a_doctor_everywhere_in_the_note() -> None:
+    text = "Dr. Helen Novak saw him.\nNovak\nHelen Novak agreed."
+    spans = [
+        span(text, "Helen Novak", "PATIENT"),
+        span(text, "Novak", "PATIENT", nth=1),
+        span(text, "Helen Novak", "PATIENT", nth=1),
+    ]
+    assert {s.label for s in steps.doctor_after_title(text, spans)} == {"DOCTOR"}
+
+
+def test_type_counting_takes_the_majority_type_seen_twice() -> None:
+    text = "Kent. Kent. Kent. Paris"
+    a = [span(text, "Kent", "PATIENT", nth=i) for i in range(2)]
+    odd = span(text, "Kent", "CITY", nth=2)
+    once = span(text, "Paris", "CITY")
+    (out,) = steps.type_counting([[*a, odd, once]])
+    assert [s.label for s in out] == ["PATIENT", "PATIENT", "PATIENT", "CITY"]
+    (tie,) = steps.type_counting([[a[0], odd]])
+    assert [s.label for s in tie] == ["PATIENT", "CITY"]
+
+
+def test_propagation_tags_a_bare_surname_across_a_patients_notes() -> None:
+    first = "Patient: Walter Quimby\nSeen today."
+    second = "Follow-up.\nQuimby\nWalter Quimby called. Quimbyville is a town."
+    confident = span(first, "Walter Quimby", "PATIENT", "crf", 0.99)
+    out = steps.propagate([first, second], [[confident], []])
+    assert out[0] == [confident]
+    assert [(s.text, s.label) for s in out[1]] == [
+        ("Quimby", "PATIENT"),
+        ("Walter Quimby", "PATIENT"),
+    ]
+    assert all(s.source == "hybrid.reconcile:propagate" for s in out[1])
+
+
+def test_propagation_needs_confidence_and_skips_common_words() -> None:
+    text = "Mr. John White\nWhite\nJohn White left. Quimby Zed"
+    white = span(text, "John White", "PATIENT", "crf", 0.99)
+    unsure = span(text, "Quimby Zed", "PATIENT", "crf", 0.5)
+    (out,) = steps.propagate([text], [[white, unsure]])
+    assert [s.text for s in out] == ["John White", "John White", "Quimby Zed"]
+
+
+# -- the compiled decoder ----------------------------------------------------------
+def _brute_force(emit: list[list[float]], trans: list[list[float]]) -> list[int]:
+    from itertools import product
+
+    def score(path: list[int]) -> float:
+        return sum(emit[t][y] for t, y in enumerate(path)) + sum(
+            trans[a][b] for a, b in pairwise(path)
+        )
+
+    paths = [list(p) for p in product(range(len(trans)), repeat=len(emit))]
+    return max(paths, key=score)
+
+
+def test_batched_viterbi_is_exact_for_notes_of_any_length() -> None:
+    import numpy
+
+    rng = numpy.random.default_rng(0)
+    trans = rng.normal(0, 2, (3, 3))
+    emits = [rng.normal(0, 2, (n, 3)) for n in (5, 1, 0, 6, 3)]
+    paths = viterbi(emits, trans)
+    for emit, path in zip(emits, paths, strict=True):
+        assert path == (_brute_force(emit.tolist(), trans.tolist()) if len(emit) else [])
+    for probs, emit in zip(forward_backward(emits, trans), emits, strict=True):
+        assert probs.shape == emit.shape
+        assert numpy.allclose(probs.sum(axis=1), 1.0)
+    alone = forward_backward([emits[0]], trans)[0]
+    assert numpy.allclose(alone, forward_backward(emits, trans)[0])
+
+
+def test_compiled_crf_matches_python_crfsuite(crf: CRFTagger, synth_test: list[Document]) -> None:
+    compiled = CompiledCRF.from_taggers([crf._tagger], crf._extractor)
+    for doc in synth_test[:5]:
+        tokens = tokenize(doc.text)
+        feats = crf._extractor.sequence(doc.text, tokens)
+        crf._tagger.set(feats)
+        emit = compiled.emissions(doc.text, tokens)
+        assert compiled.decode([emit]) == [crf._tagger.tag()]
+        outside = compiled.chains[0].labels.index("O")
+        margs = compiled.marginals([emit])[0][:, outside]
+        for i in range(len(tokens)):
+            assert abs(margs[i] - crf._tagger.marginal("O", i)) < 1e-4
+        # the attributes the compiled decoder builds are those of the feature extractor
+        items = compiled.position_items(doc.text, tokens)
+        for i in range(len(tokens)):
+            window = {
+                f"{d}:{k}:{v}" if isinstance(v, str) else f"{d}:{k}"
+                for d in range(-2, 3)
+                if 0 <= i + d < len(tokens)
+                for k, v in crf._extractor.word_features(tokens[i + d].text).items()
+                if d == 0 or k != "bias"
+            }
+            assert window | set(items[i]) == set(attribute_strings(feats[i]))
+
+
+# -- the tagger -------------------------------------------------------------------
+@pytest.fixture(scope="module")
+def hybrid(synth_train: list[Document]) -> HybridTagger:
+    tagger = HybridTagger(settings=HybridSettings(crf=CRFSettings(max_iter=30)))
+    tagger.fit(synth_train[:30])
+    return tagger
+
+
+def test_hybrid_implements_the_protocols(hybrid: HybridTagger) -> None:
+    assert isinstance(hybrid, Tagger) and isinstance(hybrid, PersistentTagger)
+    assert "O" in hybrid.labels and "B-DATE" in hybrid.labels and "B-PATIENT" in hybrid.labels
+
+
+def test_hybrid_spans_are_valid_and_steps_switch_off(
+    hybrid: HybridTagger, synth_test: list[Document]
+) -> None:
+    doc = synth_test[0]
+    spans = hybrid.predict(doc)
+    assert spans and doc.with_layer("hybrid", spans)
+    assert all(not a.overlaps(b) for a, b in pairwise(spans))
+    crf_only = hybrid.predict(doc, disable=set(STEPS))
+    assert {s.source.split(".")[0] for s in crf_only} <= {"crf"}
+    with pytest.raises(UsageError):
+        hybrid.predict(doc, disable={"no-such-step"})
+
+
+def test_hybrid_marginals_sum_to_one(hybrid: HybridTagger, synth_test: list[Document]) -> None:
+    for _, probs in hybrid.predict_marginals(synth_test[1])[:50]:
+        assert abs(sum(probs.values()) - 1.0) < 1e-6
+
+
+def test_predict_patient_reconciles_across_notes(
+    hybrid: HybridTagger, synth_test: list[Document]
+) -> None:
+    docs = synth_test[:3]
+    per_note = hybrid.predict_patient(docs)
+    assert len(per_note) == 3
+    for doc, spans in zip(docs, per_note, strict=True):
+        doc.with_layer("x", spans)
+        plain = hybrid.predict(doc, disable={"type_counting", "propagate"})
+        assert {(s.start, s.end) for s in plain} <= {(s.start, s.end) for s in spans}
+
+
+def test_hybrid_archive_round_trip(
+    hybrid: HybridTagger, synth_test: list[Document], tmp_path: Path
+) -> None:
+    path = tmp_path / "hybrid.phiscrub"
+    save_model(hybrid, path)
+    loaded = load_model(path)
+    assert isinstance(loaded, HybridTagger)
+    doc = synth_test[2]
+    assert loaded.predict(doc) == hybrid.predict(doc)
+    assert loaded.with_threshold(0.9).predict(doc)
+
+
+def test_a_state_right_after_a_name_is_a_credential() -> None:
+    text = "Ann Lee, MD saw her in Baltimore, MD"
+    spans = [
+        span(text, "Ann Lee", "DOCTOR"),
+        span(text, "MD", "STATE"),
+        span(text, "Baltimore", "CITY"),
+        span(text, "MD", "STATE", nth=1),
+    ]
+    out = steps.drop_credentials(text, spans)
+    assert [(s.text, s.start) for s in out if s.label == "STATE"] == [("MD", text.rindex("MD"))]
