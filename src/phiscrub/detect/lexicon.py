@@ -12,7 +12,8 @@ from __future__ import annotations
 import functools
 import time
 from dataclasses import dataclass
-from importlib import resources
+
+from phiscrub.resources import data_lines
 
 #: common words of SCOWL size level <= this block a name or city match on their own
 #: (level 10: the ~1,000 commonest words and inflections; 20: the next frequency classes)
@@ -20,8 +21,7 @@ COMMON_NAME_LEVEL = 20
 
 
 def _lines(*parts: str) -> list[str]:
-    text = resources.files("phiscrub").joinpath("data", *parts).read_text(encoding="utf-8")
-    return [ln.strip() for ln in text.splitlines() if ln.strip() and not ln.startswith("#")]
+    return list(data_lines(*parts))
 
 
 @dataclass(frozen=True, slots=True)

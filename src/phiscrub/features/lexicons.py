@@ -11,18 +11,16 @@ from __future__ import annotations
 import functools
 from collections.abc import Iterable
 from dataclasses import dataclass
-from importlib import resources
 
 from phiscrub.detect.lexicon import lexicons
+from phiscrub.resources import data_lines
 from phiscrub.text import tokenize
 
 __all__ = ["FeatureLexicons", "Trigger", "feature_lexicons", "load_triggers"]
 
 
 def _data_lines(name: str) -> list[str]:
-    path = resources.files("phiscrub").joinpath("data", "features", name)
-    text = path.read_text(encoding="utf-8")
-    return [ln.strip() for ln in text.splitlines() if ln.strip() and not ln.startswith("#")]
+    return list(data_lines("features", name))
 
 
 def _token_set(entries: Iterable[str]) -> frozenset[str]:
