@@ -7,8 +7,18 @@ import logging
 from phiscrub.errors import PhiscrubError
 from phiscrub.span import Document, Span
 
-__all__ = ["Document", "PhiscrubError", "Span", "__version__"]
+__all__ = ["Deidentifier", "Document", "PhiscrubError", "Result", "Span", "__version__"]
 __version__ = "0.1.0"
+
+
+def __getattr__(name: str) -> object:
+    # The API pulls in the detectors and surrogate engine: import it on first use only,
+    # so that `import phiscrub` (and the CLI's start-up) stays light.
+    if name in ("Deidentifier", "Result"):
+        from phiscrub import api
+
+        return getattr(api, name)
+    raise AttributeError(f"module 'phiscrub' has no attribute {name!r}")
 
 # A library never configures logging; applications do.
 logging.getLogger(__name__).addHandler(logging.NullHandler())
