@@ -36,6 +36,7 @@ from phiscrub.taggers.base import Marginals, TaggerState
 from phiscrub.taggers.compiled import CompiledCRF
 from phiscrub.taggers.crf import CRFSettings
 from phiscrub.taggers.decode import OUTSIDE, decode_threshold, score_spans
+from phiscrub.taggers.hybrid_tidy import clinical_filter, tidy
 from phiscrub.taggers.hybrid_train import CRF_GROUPS, train_groups
 from phiscrub.text import Token, bio_to_spans, tokenize
 
@@ -43,6 +44,8 @@ __all__ = ["STEPS", "HybridSettings", "HybridTagger"]
 
 #: the switchable steps, in order
 STEPS = (
+    "tidy",
+    "clinical_filter",
     "rules",
     "merge",
     "fax_or_phone",
@@ -214,6 +217,10 @@ class HybridTagger:
 
     def _note_steps(self, doc: Document, crf: list[Span], off: frozenset[str]) -> list[Span]:
         """Rules, merge, error correction and the per-note title rule."""
+        if "tidy" not in off:
+            crf = tidy(doc.text, crf)
+        if "clinical_filter" not in off:
+            crf = clinical_filter(doc.text, crf)
         rules = _rules().run(doc) if "rules" not in off else []
         if "merge" in off:
             spans = steps.merge([], crf + rules, priority=(), fill=False)

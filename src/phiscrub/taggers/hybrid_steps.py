@@ -267,7 +267,7 @@ def type_counting(groups: Sequence[Sequence[Span]], min_count: int = 2) -> list[
 
 
 @functools.cache
-def _common_words(max_level: int = 20) -> frozenset[str]:
+def common_words(max_level: int = 20) -> frozenset[str]:
     path = resources.files("phiscrub").joinpath("data", "lexicons", "common_words.txt")
     out: set[str] = set()
     for line in path.read_text(encoding="utf-8").splitlines():
@@ -280,7 +280,7 @@ def _common_words(max_level: int = 20) -> frozenset[str]:
 def _seeds(spans: Sequence[Span], min_score: float) -> dict[str, tuple[str, float]]:
     """Strings worth propagating: confident NAME and ID spans, and surnames of full names."""
     out: dict[str, tuple[str, float]] = {}
-    common = _common_words()
+    common = common_words()
     for s in spans:
         if s.score < min_score or s.category not in ("NAME", "ID"):
             continue

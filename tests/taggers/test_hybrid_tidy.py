@@ -1,0 +1,78 @@
+"""The hybrid's tidying of CRF spans: layout breaks, whole words, clinical numbers."""
+
+from __future__ import annotations
+
+from phiscrub.span import Span
+from phiscrub.taggers.hybrid_tidy import clinical_filter, tidy
+
+
+def crf(text: str, part: str, label: str, start: int | None = None) -> Span:
+    at = text.index(part) if start is None else start
+    return Span(at, at + len(part), label, part, "crf.all", 0.9)
+
+
+def texts(spans: list[Span]) -> list[tuple[str, str]]:
+    return [(s.label, s.text) for s in spans]
+
+
+def test_span_is_cut_at_a_line_break_and_a_column_gap() -> None:
+    text = "Commonwealth Harbor Hospital\nYawkey Oncology Program   Rm 4112"
+    spans = tidy(text, [crf(text, text, "HOSPITAL")])
+    assert texts(spans) == [
+        ("HOSPITAL", "Commonwealth Harbor Hospital"),
+        ("HOSPITAL", "Yawkey Oncology Program"),
+        ("HOSPITAL", "Rm 4112"),
+    ]
+
+
+def test_span_is_cut_at_a_sentence_end_but_not_after_an_abbreviation_or_initial() -> None:
+    text = "Works at Four Corners Freight. Attends St. Agnes Parish with T. McCall."
+    spans = tidy(
+        text,
+        [
+            crf(text, "Four Corners Freight. Attends", "ORGANIZATION"),
+            crf(text, "St. Agnes Parish", "ORGANIZATION"),
+            crf(text, "T. McCall", "DOCTOR"),
+        ],
+    )
+    assert texts(spans) == [
+        ("ORGANIZATION", "Four Corners Freight"),
+        ("ORGANIZATION", "St. Agnes Parish"),
+        ("DOCTOR", "T. McCall"),
+    ]
+
+
+def test_pieces_of_only_common_words_are_dropped() -> None:
+    text = "Service      Total      Plan paid"
+    assert tidy(text, [crf(text, text, "ORGANIZATION")]) == []
+
+
+def test_name_spans_are_snapped_to_whole_words() -> None:
+    text = "Seen by Trina McCall today."
+    spans = tidy(text, [crf(text, "Trina Mc", "DOCTOR")])
+    assert texts(spans) == [("DOCTOR", "Trina McCall")]
+    assert spans[0].source == "crf.all+tidy"
+
+
+def test_rule_spans_are_left_alone() -> None:
+    text = "A\nB"
+    rule = Span(0, 3, "HOSPITAL", "A\nB", "rules.location:x", 1.0)
+    assert tidy(text, [rule]) == [rule]
+
+
+def test_clinical_numbers_and_impossible_dates_are_dropped() -> None:
+    text = "Pain 8/10 after SOX10/Melan-A stain; AST/ALT 24/31; seen 03/14/2021."
+    spans = [
+        crf(text, "8/10", "DATE"),
+        crf(text, "10/Melan", "DATE"),
+        crf(text, "24/31", "DATE"),
+        crf(text, "03/14/2021", "DATE"),
+    ]
+    assert texts(clinical_filter(text, spans)) == [("DATE", "03/14/2021")]
+
+
+def test_clinical_filter_keeps_rule_spans_and_names() -> None:
+    text = "Pain 8/10 per Dr. Ruiz"
+    rule = Span(5, 9, "DATE", "8/10", "rules.date:numeric_md", 1.0)
+    name = crf(text, "Ruiz", "DOCTOR")
+    assert clinical_filter(text, [rule, name]) == [rule, name]
