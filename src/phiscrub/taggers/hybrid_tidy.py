@@ -30,14 +30,60 @@ __all__ = ["clinical_filter", "tidy"]
 _BREAK = re.compile(r"[\n\r\t\f\v]|  +|(?<=[a-z]{3})[.;:!?] +(?=[A-Z])|[.;:!?] +(?=[A-Z][a-z]+ )")
 #: abbreviations that end with a period inside names (``St. Agnes``, ``Mt. Auburn``)
 _ABBREV = frozenset(
-    "st mt ft dr mr mrs ms jr sr inc co corp ltd univ hosp ctr med gen ave blvd rd".split()
+    [
+        "st",
+        "mt",
+        "ft",
+        "dr",
+        "mr",
+        "mrs",
+        "ms",
+        "jr",
+        "sr",
+        "inc",
+        "co",
+        "corp",
+        "ltd",
+        "univ",
+        "hosp",
+        "ctr",
+        "med",
+        "gen",
+        "ave",
+        "blvd",
+        "rd",
+    ]
 )
 _OUTER = " ,;:.()[]{}\"'-/&"
 _NUMBERLIKE = frozenset({"DATE", "AGE", "CONTACT", "ID"})
 _WORDLIKE = frozenset({"NAME", "LOCATION", "PROFESSION"})
 _MONTHS = frozenset(
-    "jan feb mar apr may jun jul aug sep sept oct nov dec january february march april june "
-    "july august september october november december".split()
+    [
+        "jan",
+        "feb",
+        "mar",
+        "apr",
+        "may",
+        "jun",
+        "jul",
+        "aug",
+        "sep",
+        "sept",
+        "oct",
+        "nov",
+        "dec",
+        "january",
+        "february",
+        "march",
+        "april",
+        "june",
+        "july",
+        "august",
+        "september",
+        "october",
+        "november",
+        "december",
+    ]
 )
 _ALPHA = re.compile(r"[A-Za-z]{2,}")
 #: the only CRF spans a clinical pattern can block: short numbers (``8/10``, ``15``, ``1300``)
@@ -152,9 +198,9 @@ def clinical_filter(text: str, spans: Sequence[Span]) -> list[Span]:
     for s in spans:
         if not _is_crf(s) or s.category not in _NUMBERLIKE:
             continue
-        if s.label == "DATE" and _bad_date(s.text):
-            drop.add(s)
-        elif _SHORT_NUMBER.match(s.text) and _blocked(text, s):
+        if (s.label == "DATE" and _bad_date(s.text)) or (
+            _SHORT_NUMBER.match(s.text) and _blocked(text, s)
+        ):
             drop.add(s)
     return [s for s in spans if s not in drop] if drop else list(spans)
 
