@@ -97,7 +97,29 @@ def test_hospital_or_organization_by_words_and_context() -> None:
     assert [s.label for s in out] == ["ORGANIZATION", "HOSPITAL", "HOSPITAL"]
 
 
+def test_organization_words_beat_generic_health_words() -> None:
+    text = "Buckeye Mutual Health denied it. Westline Medical Supply. Lakeshore Medical Center."
+    spans = [
+        span(text, "Buckeye Mutual Health", "HOSPITAL"),
+        span(text, "Westline Medical Supply", "HOSPITAL"),
+        span(text, "Lakeshore Medical Center", "ORGANIZATION"),
+    ]
+    out = steps.hospital_or_organization(text, spans)
+    assert [s.label for s in out] == ["ORGANIZATION", "ORGANIZATION", "HOSPITAL"]
+
+
 # -- reconciliation ---------------------------------------------------------------
+def test_a_name_with_a_credential_is_a_doctor_everywhere_in_the_note() -> None:
+    text = "Jordan Ellery, LMFT called. Ellery will see her; Mary Lee is her mother."
+    spans = [
+        span(text, "Jordan Ellery", "PATIENT"),
+        span(text, "Ellery", "PATIENT", nth=1),
+        span(text, "Mary Lee", "PATIENT"),
+    ]
+    out = steps.doctor_after_title(text, spans)
+    assert [s.label for s in out] == ["DOCTOR", "DOCTOR", "PATIENT"]
+
+
 def test_a_name_after_dr_is_a_doctor_everywhere_in_the_note() -> None:
     text = "Dr. Helen Novak saw him.\nNovak\nHelen Novak agreed."
     spans = [

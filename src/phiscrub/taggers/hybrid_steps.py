@@ -45,58 +45,26 @@ __all__ = [
 #: categories for which a rule span wins over an overlapping CRF span (seed 001 §3.3.4)
 RULE_PRIORITY = frozenset({"DATE", "AGE", "CONTACT", "ID"})
 _PHONE_WORDS = ("phone", "tel", "telephone", "ph", "cell", "mobile", "pager", "beeper", "call")
+#: words that make a name a hospital whatever else it holds
 _HOSPITAL_WORDS = frozenset(
-    [
-        "hospital",
-        "hospitals",
-        "clinic",
-        "clinics",
-        "infirmary",
-        "hospice",
-        "sanatorium",
-        "rehab",
-        "rehabilitation",
-        "nursing",
-        "medical",
-        "health",
-        "healthcare",
-        "emergency",
-        "surgical",
-        "surgery",
-    ]
+    ["hospital", "hospitals", "clinic", "clinics", "infirmary", "hospice", "sanatorium",
+     "rehab", "rehabilitation"]
+)  # fmt: skip
+#: words that make a name a hospital unless it also holds an organization word
+#: (``Buckeye Mutual Health`` and ``Westline Medical Supply`` are organizations)
+_WEAK_HOSPITAL_WORDS = frozenset(
+    ["nursing", "medical", "health", "healthcare", "emergency", "surgical", "surgery"]
 )
 _ORG_WORDS = frozenset(
-    [
-        "inc",
-        "corp",
-        "corporation",
-        "company",
-        "co",
-        "llc",
-        "ltd",
-        "industries",
-        "group",
-        "school",
-        "college",
-        "academy",
-        "church",
-        "bank",
-        "store",
-        "restaurant",
-        "factory",
-        "union",
-        "services",
-        "agency",
-        "firm",
-        "shop",
-        "market",
-        "airlines",
-        "department",
-        "army",
-        "navy",
-        "police",
-    ]
-)
+    ["inc", "corp", "corporation", "company", "co", "llc", "ltd", "industries", "group",
+     "school", "college", "academy", "preschool", "daycare", "elementary", "church", "parish",
+     "bank", "store", "restaurant", "bakery", "pizzeria", "cafe", "diner", "factory", "union",
+     "services", "agency", "firm", "shop", "market", "airlines", "department", "army", "navy",
+     "police", "sheriff", "county", "district", "ems", "fire", "society", "foundation",
+     "association", "club", "fc", "league", "partners", "supply", "supplies", "freight",
+     "logistics", "trucking", "transit", "pharmacy", "pharmacies", "plan", "mutual",
+     "insurance", "assurance", "hmo", "ppo", "medicare", "medicaid"]
+)  # fmt: skip
 _HOSPITAL_BEFORE = re.compile(
     r"\b(?:admitted|transferred|discharged|presented|seen|followed|treated|hospitali[sz]ed)"
     r"\s+(?:to|at|from|in|by)\s*(?:the\s+)?$",
@@ -223,7 +191,7 @@ def hospital_or_organization(text: str, spans: Sequence[Span]) -> list[Span]:
                 s = _relabel(s, "HOSPITAL", "hybrid.correct:hospital")
             elif words & _ORG_WORDS and not words & _HOSPITAL_WORDS:
                 s = _relabel(s, "ORGANIZATION", "hybrid.correct:organization")
-            elif _HOSPITAL_BEFORE.search(before):
+            elif words & _WEAK_HOSPITAL_WORDS or _HOSPITAL_BEFORE.search(before):
                 s = _relabel(s, "HOSPITAL", "hybrid.correct:hospital")
             elif _ORG_BEFORE.search(before):
                 s = _relabel(s, "ORGANIZATION", "hybrid.correct:organization")
@@ -232,12 +200,27 @@ def hospital_or_organization(text: str, spans: Sequence[Span]) -> list[Span]:
 
 
 # -- reconciliation -----------------------------------------------------------------
+@functools.cache
+def _credential() -> re.Pattern[str]:
+    """``, MD`` / `` RN`` right after a name: the credentials of ``data/patterns/_common.toml``."""
+    import tomllib
+
+    path = resources.files("phiscrub").joinpath("data", "patterns", "_common.toml")
+    cred = tomllib.loads(path.read_text(encoding="utf-8"))["defs"]["CRED"]
+    return re.compile(rf",?[ ]{{1,2}}{cred}\b(?![\-/]\w)")
+
+
 def doctor_after_title(text: str, spans: Sequence[Span]) -> list[Span]:
-    """Names after ``Dr.`` are DOCTORs, and so is every other mention of them in the note
-    (the full name and its last word)."""
+    """Names after ``Dr.`` or followed by a clinical credential (``Ann Lee, RN``) are
+    DOCTORs, and so is every other mention of them in the note (the full name and its
+    last word)."""
     doctors: set[str] = set()
+    credential = _credential()
     for s in spans:
-        if s.category == "NAME" and _TITLE.search(text[max(0, s.start - 10) : s.start]):
+        if s.category == "NAME" and (
+            _TITLE.search(text[max(0, s.start - 10) : s.start])
+            or credential.match(text, s.end)
+        ):
             doctors.add(s.text)
             doctors.add(s.text.split()[-1])
     return [
