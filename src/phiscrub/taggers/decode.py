@@ -14,11 +14,14 @@ is the mean of ``1 - P(O)`` over its tokens.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
+
+import numpy
 
 from phiscrub.span import Span
 from phiscrub.text import Token
 
-__all__ = ["OUTSIDE", "decode_threshold", "phi_mask", "score_spans"]
+__all__ = ["OUTSIDE", "ArrayDecoder", "decode_threshold", "phi_mask", "score_spans"]
 
 OUTSIDE = "O"
 
@@ -90,3 +93,56 @@ def score_spans(
         score = min(max(sum(values) / len(values), 0.0), 1.0) if values else 1.0
         out.append(Span(span.start, span.end, span.label, span.text, span.source, score))
     return out
+
+
+class ArrayDecoder:
+    """``decode_threshold`` over a probability matrix (tokens x ``labels``) instead of one
+    dict per token: the same spans, several times faster (the hybrid decodes every note
+    this way). Ties between tags or labels go to the first in sorted order, as in
+    ``decode_threshold``."""
+
+    def __init__(self, labels: Sequence[str]) -> None:
+        tags = sorted(t for t in labels if t != OUTSIDE)
+        self.outside = list(labels).index(OUTSIDE) if OUTSIDE in labels else -1
+        self.columns = numpy.array([list(labels).index(t) for t in tags], dtype=numpy.intp)
+        self.begins = numpy.array([t.startswith("B-") for t in tags])
+        names = sorted({t[2:] for t in tags})
+        self.names = names
+        member = numpy.zeros((len(tags), len(names)))
+        for i, t in enumerate(tags):
+            member[i, names.index(t[2:])] = 1.0
+        self.member = member
+
+    def __call__(
+        self, text: str, tokens: Sequence[Token], probs: Any, threshold: float, source: str
+    ) -> list[Span]:
+        n = len(tokens)
+        if not n or not len(self.columns):
+            return []
+        p_out = probs[:, self.outside] if self.outside >= 0 else numpy.zeros(n)
+        on = p_out < threshold
+        if not on.any():
+            return []
+        tag_probs = probs[:, self.columns]
+        begins = self.begins[tag_probs.argmax(axis=1)]
+        spans: list[Span] = []
+        start = prev = -2
+        for i in numpy.flatnonzero(on).tolist():
+            if start < 0:
+                start = i
+            elif i != prev + 1 or begins[i]:
+                spans.append(self._span(text, tokens, tag_probs, p_out, start, prev + 1, source))
+                start = i
+            prev = i
+        spans.append(self._span(text, tokens, tag_probs, p_out, start, prev + 1, source))
+        return spans
+
+    def _span(
+        self, text: str, tokens: Sequence[Token], tag_probs: Any, p_out: Any,
+        a: int, b: int, source: str,
+    ) -> Span:  # fmt: skip
+        totals = tag_probs[a:b].sum(axis=0) @ self.member
+        label = self.names[int(totals.argmax())]
+        score = float((1.0 - p_out[a:b]).mean())
+        score = min(max(score, 0.0), 1.0)
+        return Span.of(text, tokens[a].start, tokens[b - 1].end, label, source, score)

@@ -35,7 +35,7 @@ from phiscrub.taggers import hybrid_steps as steps
 from phiscrub.taggers.base import Marginals, TaggerState
 from phiscrub.taggers.compiled import CompiledCRF
 from phiscrub.taggers.crf import CRFSettings
-from phiscrub.taggers.decode import OUTSIDE, decode_threshold, score_spans
+from phiscrub.taggers.decode import OUTSIDE, ArrayDecoder, score_spans
 from phiscrub.taggers.hybrid_tidy import clinical_filter, tidy
 from phiscrub.taggers.hybrid_train import CRF_GROUPS, train_groups
 from phiscrub.text import Token, bio_to_spans, tokenize
@@ -184,14 +184,9 @@ class HybridTagger:
         threshold = self.settings.crf.threshold
         if threshold is not None:
             probs = compiled.marginals(emits, k)
+            decoder = ArrayDecoder(labels)
             return [
-                decode_threshold(
-                    text,
-                    toks,
-                    _token_probs(labels, p, threshold),
-                    threshold,
-                    source,
-                )
+                decoder(text, toks, p, threshold, source)
                 for text, toks, p in zip(texts, tokens, probs, strict=True)
             ]
         tags = compiled.decode(emits, k)
@@ -329,17 +324,6 @@ class HybridTagger:
         except (KeyError, ValueError, OSError):
             raise UsageError("a CRF model file of the hybrid is missing or unreadable") from None
         return tagger
-
-
-def _token_probs(labels: tuple[str, ...], probs: Any, threshold: float) -> list[dict[str, float]]:
-    """Per-token tag probabilities for ``decode_threshold``; a token that stays outside PHI
-    (``P(O) >= threshold``) needs only its ``P(O)``, which saves most of the dicts."""
-    outside = labels.index(OUTSIDE) if OUTSIDE in labels else -1
-    p_out = probs[:, outside].tolist() if outside >= 0 else [0.0] * len(probs)
-    return [
-        {OUTSIDE: po} if po >= threshold else dict(zip(labels, row, strict=True))
-        for po, row in zip(p_out, probs.tolist(), strict=True)
-    ]
 
 
 @functools.cache

@@ -1,0 +1,34 @@
+"""The array decoder gives exactly the spans of the dict-based ``decode_threshold``."""
+
+from __future__ import annotations
+
+import numpy
+
+from phiscrub.taggers.decode import OUTSIDE, ArrayDecoder, decode_threshold
+from phiscrub.text import tokenize
+
+LABELS = ("B-DATE", "I-DATE", OUTSIDE, "B-PATIENT", "I-PATIENT", "B-CITY", "I-CITY")
+
+
+def test_array_decoder_matches_the_dict_decoder_on_random_marginals() -> None:
+    rng = numpy.random.default_rng(7)
+    text = " ".join(f"w{i}" for i in range(40))
+    tokens = tokenize(text)
+    decoder = ArrayDecoder(LABELS)
+    for _ in range(200):
+        probs = rng.dirichlet(numpy.full(len(LABELS), 0.3), size=len(tokens))
+        for threshold in (0.2, 0.5, 0.9):
+            dicts = [dict(zip(LABELS, row, strict=True)) for row in probs.tolist()]
+            want = decode_threshold(text, tokens, dicts, threshold, "crf")
+            got = decoder(text, tokens, probs, threshold, "crf")
+            assert [(s.start, s.end, s.label) for s in got] == [
+                (s.start, s.end, s.label) for s in want
+            ]
+            assert numpy.allclose([s.score for s in got], [s.score for s in want])
+
+
+def test_array_decoder_without_phi() -> None:
+    tokens = tokenize("nothing here")
+    probs = numpy.zeros((len(tokens), len(LABELS)))
+    probs[:, LABELS.index(OUTSIDE)] = 1.0
+    assert ArrayDecoder(LABELS)("nothing here", tokens, probs, 0.7, "crf") == []
