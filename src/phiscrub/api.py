@@ -192,6 +192,26 @@ class Deidentifier:
         """A de-identifier with some settings changed and the same key."""
         return Deidentifier(replace(self.settings, **changes), key=self._key)
 
+    def with_replacement(
+        self, *, mode: Mode | None = None, keep: Iterable[str] | None = None
+    ) -> Deidentifier:
+        """A de-identifier with another mode or kept labels that shares this one's loaded
+        detector and key (cheap: nothing is loaded again). Surrogate mode needs this one
+        to hold a key (built in surrogate mode); else ``SurrogateKeyError`` (E401)."""
+        settings = replace(
+            self.settings,
+            mode=self.settings.mode if mode is None else mode,
+            keep=self.settings.keep if keep is None else tuple(keep),
+        )
+        clone = object.__new__(Deidentifier)
+        clone.settings = settings
+        clone._key = self._key if settings.mode == "surrogate" else None
+        clone.replacer = Replacer(
+            settings.mode, key=clone._key, keep=settings.keep, options=settings.options, audit=True
+        )
+        clone._detect = self._detect
+        return clone
+
     @property
     def key(self) -> bytes | None:
         return self._key

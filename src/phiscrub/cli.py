@@ -14,6 +14,7 @@ def build_parser() -> argparse.ArgumentParser:
     from phiscrub.corpus import cli as corpus_cli
     from phiscrub.detect import cli as detect_cli
     from phiscrub.evaluate import cli as eval_cli
+    from phiscrub.serve import cli as serve_cli
     from phiscrub.surrogate import cli as surrogate_cli
     from phiscrub.synth import cli as synth_cli
     from phiscrub.taggers import cli as taggers_cli
@@ -31,6 +32,7 @@ def build_parser() -> argparse.ArgumentParser:
     corpus_cli.register(sub)
     surrogate_cli.register(sub)
     taggers_cli.register(sub)
+    serve_cli.register(sub)
     return parser
 
 
