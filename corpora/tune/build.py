@@ -1,0 +1,88 @@
+"""Build the tuning corpus (i2b2 2014 XML) from its annotated sources.
+
+The notes live in ``corpora/tune/src/<patient>-<doc>.txt`` with the same inline markup as
+the development corpus (``{{LABEL|surface text}}``); this script reuses the markup parser
+of ``corpora/build_dev.py`` (imported, not copied, so both corpora are read by the same
+code), checks a few things specific to this corpus and writes ``corpora/tune/xml/``.
+
+    python corpora/tune/build.py [--check]
+
+``--check`` validates the sources only. After writing, the XML is read back and every
+span is compared with the source markup, so a build that would shift an offset fails.
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+import sys
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE.parent))  # corpora/, for build_dev
+sys.dont_write_bytecode = True  # leave no __pycache__ outside corpora/tune/
+
+from build_dev import load  # noqa: E402  (parse_markup + span checks of the dev corpus)
+
+NAME = re.compile(r"^(9\d\d)-(\d\d)$")
+PATIENTS = range(901, 941)  # never collides with the dev patients 101-175
+
+
+def check(doc) -> list[str]:
+    """Problems of one parsed note beyond what build_dev.load already checks."""
+    problems = []
+    m = NAME.match(doc.id)
+    if not m or int(m.group(1)) not in PATIENTS:
+        problems.append(f"file name must be <901-940>-<NN>.txt, got {doc.id}")
+    spans = sorted(doc.layer("gold"), key=lambda s: (s.start, s.end))
+    for a, b in zip(spans, spans[1:]):
+        if a.overlaps(b):
+            problems.append(f"overlapping spans {a.start}-{a.end} and {b.start}-{b.end}")
+    return problems
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__)
+    ap.add_argument("--check", action="store_true", help="validate the sources only")
+    args = ap.parse_args(argv)
+    docs, bad = [], 0
+    for path in sorted((HERE / "src").glob("*.txt")):
+        try:
+            doc = load(path)
+        except Exception as exc:  # report every bad source, then fail
+            print(f"{path.name}: {exc}", file=sys.stderr)
+            bad += 1
+            continue
+        for problem in check(doc):
+            print(f"{path.name}: {problem}", file=sys.stderr)
+            bad += 1
+        docs.append(doc)
+    n_spans = sum(len(d.layer("gold")) for d in docs)
+    print(f"{len(docs)} notes, {len({d.patient_id for d in docs})} patients, {n_spans} spans")
+    if bad or args.check:
+        return 1 if bad else 0
+
+    from phiscrub.io import read_corpus, write_corpus
+
+    out = HERE / "xml"
+    out.mkdir(parents=True, exist_ok=True)
+    for stale in out.glob("*.xml"):  # a renamed or deleted source must not leave its XML
+        if not (HERE / "src" / f"{stale.stem}.txt").exists():
+            stale.unlink()
+    write_corpus(docs, out, format="i2b2-2014")
+
+    # round trip: the XML must give back exactly the texts and spans of the sources
+    back = {d.id: d for d in read_corpus(out).documents}
+    for doc in docs:
+        got = back.get(doc.id)
+        want = [(s.start, s.end, s.label, s.text) for s in doc.layer("gold")]
+        if got is None or got.text != doc.text or sorted(
+            (s.start, s.end, s.label, s.text) for s in got.layer("gold")
+        ) != sorted(want):
+            print(f"{doc.id}: XML does not reproduce the source markup", file=sys.stderr)
+            bad += 1
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
