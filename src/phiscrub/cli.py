@@ -12,6 +12,7 @@ from phiscrub.errors import PhiscrubError
 
 def build_parser() -> argparse.ArgumentParser:
     from phiscrub.corpus import cli as corpus_cli
+    from phiscrub.deid import cli as deid_cli
     from phiscrub.detect import cli as detect_cli
     from phiscrub.evaluate import cli as eval_cli
     from phiscrub.serve import cli as serve_cli
@@ -31,6 +32,7 @@ def build_parser() -> argparse.ArgumentParser:
     synth_cli.register(sub)
     corpus_cli.register(sub)
     surrogate_cli.register(sub)
+    deid_cli.register(sub)
     taggers_cli.register(sub)
     serve_cli.register(sub)
     return parser

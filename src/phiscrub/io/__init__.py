@@ -112,13 +112,17 @@ def iter_documents(
     text_column: str = "text",
     patient_column: str = "patient_id",
     on_skip: SkipHandler | None = None,
+    on_bad_record: SkipHandler | None = None,
 ) -> Iterator[Document]:
     """Stream the documents of a file or folder, gold spans in the layer ``gold``.
 
     ``format`` defaults to ``detect_format(path)``; ``labels`` names the label scheme of
     the file (default: i2b2-2006 for that format, i2b2-2014 otherwise). A single bad file
     raises; in a folder a bad file is logged, passed to ``on_skip(path, error)`` and
-    skipped. Arguments are checked at once; the files are read as the result is consumed.
+    skipped. With ``on_bad_record(where, error)``, a bad record of a multi-record file (a
+    JSONL line, a CSV or Parquet row, an i2b2 2006 record, a repeated document id) is
+    reported there and skipped instead of raising. Arguments are checked at once; the
+    files are read as the result is consumed.
     """
     path = Path(path)
     codec = _codec(format or detect_format(path))
@@ -128,12 +132,12 @@ def iter_documents(
         raise UsageError(
             f"unknown label scheme {scheme!r}", hint=f"use one of {', '.join(SCHEMES)}"
         )
-    opts = ReadOptions(encoding, scheme, id_column, text_column, patient_column)
+    opts = ReadOptions(encoding, scheme, id_column, text_column, patient_column, on_bad_record)
     if path.is_dir():
         docs = iter_folder(path, codec.suffixes, codec.read_file, opts, on_skip)
     else:
         docs = codec.read_file(path, opts)
-    return unique(nonempty(docs, path), path)
+    return unique(nonempty(docs, path), path, on_bad_record)
 
 
 def write_corpus(

@@ -31,6 +31,8 @@ from phiscrub.taxonomy import map_label
 
 LOG = logging.getLogger("phiscrub.io")
 
+SkipHandler = Callable[[str, PhiscrubError], None]
+
 #: the layer that gold spans read from a file go into
 GOLD = "gold"
 
@@ -47,6 +49,9 @@ class ReadOptions:
     id_column: str = "id"
     text_column: str = "text"
     patient_column: str = "patient_id"
+    #: called with (where, error) for a bad record of a multi-record file (a JSONL line,
+    #: a table row, a 2006 record, a repeated id), which is then skipped; None: raise
+    on_bad_record: SkipHandler | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,7 +64,15 @@ class WriteOptions:
 
 ReadFile = Callable[[Path, ReadOptions], Iterator[Document]]
 WriteFn = Callable[[Iterable[Document], Path, WriteOptions], None]
-SkipHandler = Callable[[str, PhiscrubError], None]
+
+
+def skip_record(opts: ReadOptions, where: str, path: Path, err: PhiscrubError) -> None:
+    """Report a bad record to ``opts.on_bad_record`` (the caller then skips it), or
+    raise ``err`` when no handler is set."""
+    if opts.on_bad_record is None:
+        raise err
+    LOG.warning("skipped %s, %s: [%s] %s", path, where, err.code, type(err).__name__)
+    opts.on_bad_record(f"{path}: {where}", err)
 
 
 def check_encoding(encoding: str) -> None:
@@ -251,16 +264,21 @@ def nonempty(docs: Iterable[Document], path: Path) -> Iterator[Document]:
         raise EmptyInput("no document found", path=str(path))
 
 
-def unique(docs: Iterable[Document], path: Path) -> Iterator[Document]:
-    """Pass documents through; a repeated document id is an error."""
+def unique(
+    docs: Iterable[Document], path: Path, on_repeat: SkipHandler | None = None
+) -> Iterator[Document]:
+    """Pass documents through; a repeated document id is an error (with ``on_repeat``:
+    reported there, and the repeat skipped)."""
     seen: set[str] = set()
     for doc in docs:
         if doc.id in seen:
-            raise FormatError(
+            err = FormatError(
                 f"document id {doc.id!r} occurs twice",
                 path=str(path),
                 hint="document ids must be unique within a corpus",
             )
+            skip_record(ReadOptions(on_bad_record=on_repeat), f"id {doc.id!r}", path, err)
+            continue
         seen.add(doc.id)
         yield doc
 

@@ -12,7 +12,7 @@ from pathlib import Path
 
 from lxml import etree
 
-from phiscrub.errors import FormatError
+from phiscrub.errors import FormatError, PhiscrubError
 from phiscrub.io import _xml
 from phiscrub.io._common import (
     ReadOptions,
@@ -27,6 +27,7 @@ from phiscrub.io._common import (
     ids_from_stem,
     new_document,
     read_text,
+    skip_record,
 )
 from phiscrub.span import Document, Span
 from phiscrub.taxonomy import TO_I2B2_2006
@@ -48,7 +49,12 @@ def read_file(path: Path, opts: ReadOptions) -> Iterator[Document]:
             raise FormatError(
                 f"element {number} under <ROOT> is <{record.tag}>, not <RECORD>", path=str(path)
             )
-        yield _record(record, number, opts, path)
+        try:
+            doc = _record(record, number, opts, path)
+        except PhiscrubError as err:
+            skip_record(opts, f"record {number}", path, err)
+            continue
+        yield doc
 
 
 def _record(record: etree._Element, number: int, opts: ReadOptions, path: Path) -> Document:

@@ -12,7 +12,7 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
-from phiscrub.errors import FormatError
+from phiscrub.errors import FormatError, PhiscrubError
 from phiscrub.io._common import (
     ReadOptions,
     SpanContext,
@@ -23,6 +23,7 @@ from phiscrub.io._common import (
     encode,
     id_value,
     new_document,
+    skip_record,
     span_dicts,
     spans_from_json,
     strip_bom,
@@ -34,14 +35,23 @@ SUFFIXES = (".jsonl", ".json")
 
 
 def read_file(path: Path, opts: ReadOptions) -> Iterator[Document]:
-    """The documents of a JSONL file, one per non-blank line."""
-    for number, line in _lines(path, opts.encoding):
-        if line.strip():
-            yield _document(_parse(line, number, path), number, opts, path)
+    """The documents of a JSONL file, one per non-blank line (a bad line raises, or
+    goes to ``opts.on_bad_record`` and is skipped)."""
+    for number, raw, offset in _lines(path):
+        try:
+            line = decode(raw, opts.encoding, path, base=offset)
+            line = strip_bom(line) if number == 1 else line
+            if not line.strip():
+                continue
+            doc = _document(_parse(line, number, path), number, opts, path)
+        except PhiscrubError as err:
+            skip_record(opts, f"line {number}", path, err)
+            continue
+        yield doc
 
 
-def _lines(path: Path, encoding: str) -> Iterator[tuple[int, str]]:
-    """(line number, decoded line); bad bytes are reported with their file offset."""
+def _lines(path: Path) -> Iterator[tuple[int, bytes, int]]:
+    """(line number, raw line, byte offset of the line in the file)."""
     try:
         handle = path.open("rb")
     except OSError as err:
@@ -49,8 +59,7 @@ def _lines(path: Path, encoding: str) -> Iterator[tuple[int, str]]:
     with handle:
         offset = 0
         for number, raw in enumerate(handle, 1):
-            line = decode(raw, encoding, path, base=offset)
-            yield number, strip_bom(line) if number == 1 else line
+            yield number, raw, offset
             offset += len(raw)
 
 

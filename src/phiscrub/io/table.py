@@ -13,13 +13,13 @@ import json
 from collections.abc import Iterable, Iterator
 from itertools import islice
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 import pyarrow as pa
 import pyarrow.csv as pacsv
 import pyarrow.parquet as pq
 
-from phiscrub.errors import FormatError
+from phiscrub.errors import FormatError, PhiscrubError
 from phiscrub.io._common import (
     ReadOptions,
     SpanContext,
@@ -29,6 +29,7 @@ from phiscrub.io._common import (
     encode,
     new_document,
     read_text,
+    skip_record,
     span_dicts,
     spans_from_json,
     strip_bom,
@@ -51,11 +52,14 @@ def read_csv(path: Path, opts: ReadOptions) -> Iterator[Document]:
     """The rows of a CSV file as documents (decoded by us, so ``encoding`` is honoured)."""
     data = strip_bom(read_text(path, opts.encoding)).encode("utf-8")
     every = (opts.id_column, opts.text_column, opts.patient_column, SPANS_COLUMN)
+    parse = pacsv.ParseOptions(newlines_in_values=True)
+    if opts.on_bad_record is not None:
+        parse.invalid_row_handler = _InvalidRows(opts, path)
     try:
         table = pacsv.read_csv(
             io.BytesIO(data),
             read_options=pacsv.ReadOptions(block_size=max(1 << 20, len(data) + 1)),
-            parse_options=pacsv.ParseOptions(newlines_in_values=True),
+            parse_options=parse,
             convert_options=pacsv.ConvertOptions(column_types=dict.fromkeys(every, pa.string())),
         )
     except _ARROW_ERRORS as err:
@@ -64,6 +68,25 @@ def read_csv(path: Path, opts: ReadOptions) -> Iterator[Document]:
         ) from None
     columns = _columns(table.schema, opts, path)
     yield from _rows(table.select(columns).to_batches(), opts, path, CSV)
+
+
+class _InvalidRows:
+    """pyarrow's handler of a CSV row with the wrong number of fields: reported and
+    skipped (its text, which may be PHI, is never looked at)."""
+
+    def __init__(self, opts: ReadOptions, path: Path) -> None:
+        self.opts, self.path, self.count = opts, path, 0
+
+    def __call__(self, row: pacsv.InvalidRow) -> Literal["skip", "error"]:
+        self.count += 1
+        err = FormatError(
+            f"malformed row: {row.actual_columns} fields where the header has "
+            f"{row.expected_columns}",
+            path=str(self.path),
+            hint="quote fields that hold commas, quotes or line breaks",
+        )
+        skip_record(self.opts, f"malformed row {self.count}", self.path, err)
+        return "skip"
 
 
 def read_parquet(path: Path, opts: ReadOptions) -> Iterator[Document]:
@@ -108,7 +131,12 @@ def _rows(
         for i in range(batch.num_rows):
             number += 1
             row = {name: column[i] for name, column in cells.items()}
-            yield _row(row, SpanContext(path, f"row {number}", opts.labels, source), opts)
+            try:
+                doc = _row(row, SpanContext(path, f"row {number}", opts.labels, source), opts)
+            except PhiscrubError as err:
+                skip_record(opts, f"row {number}", path, err)
+                continue
+            yield doc
 
 
 def _strings(column: pa.Array[Any], name: str, path: Path) -> list[str | None]:
