@@ -119,6 +119,10 @@ class ArrayDecoder:
         n = len(tokens)
         if not n or not len(self.columns):
             return []
+        # Rounded: batched forward-backward gives the same marginals to ~1e-16 whatever
+        # notes share a batch, and rounding makes the spans and scores identical too, so a
+        # note's output never depends on its batch (local, --jobs, Spark, resumed runs).
+        probs = numpy.round(probs, 9)
         p_out = probs[:, self.outside] if self.outside >= 0 else numpy.zeros(n)
         on = p_out < threshold
         if not on.any():
