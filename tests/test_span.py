@@ -78,3 +78,18 @@ def test_layers_are_sorted() -> None:
     a, b = Span.of(TEXT, 8, 13, "PATIENT"), Span.of(TEXT, 3, 7, "PATIENT")
     doc.set_layer("x", [a, b])
     assert doc.layer("x") == (b, a)
+
+
+def test_errors_survive_pickling_with_their_hint_and_path() -> None:
+    import pickle
+
+    from phiscrub.errors import EncodingProblem, UsageError
+
+    for error in (
+        UsageError("bad flag", hint="use --x"),
+        EncodingProblem("bad bytes", path="a.txt"),
+    ):
+        back = pickle.loads(pickle.dumps(error))
+        assert type(back) is type(error)
+        assert str(back) == str(error)
+        assert (back.hint, back.path, back.code) == (error.hint, error.path, error.code)

@@ -23,10 +23,23 @@ class PhiscrubError(Exception):
             self.hint = hint
         super().__init__(str(self))
 
+    def __reduce__(self) -> tuple[object, ...]:
+        # Pickle by fields (worker processes send errors back): the default would call
+        # __init__ with the formatted string and lose the hint and path.
+        return (_rebuild, (type(self), self.message, self.hint, self.path))
+
     def __str__(self) -> str:
         where = f"{self.path}: " if self.path else ""
         tail = f" ({self.hint})" if self.hint else ""
         return f"[{self.code}] {where}{self.message}{tail}"
+
+
+def _rebuild(
+    cls: type[PhiscrubError], message: str, hint: str, path: str | None
+) -> PhiscrubError:
+    error = cls.__new__(cls)
+    PhiscrubError.__init__(error, message, hint=hint, path=path)
+    return error
 
 
 class SpanError(PhiscrubError, ValueError):
