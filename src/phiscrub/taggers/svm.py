@@ -34,8 +34,6 @@ from typing import Any, ClassVar
 
 import numpy as np
 import scipy.sparse as sp  # type: ignore[import-untyped]
-from sklearn.feature_extraction import FeatureHasher  # type: ignore[import-untyped]
-from sklearn.svm import LinearSVC  # type: ignore[import-untyped]
 
 from phiscrub.errors import UsageError
 from phiscrub.features import CorpusStats, FeatureConfig, FeatureExtractor, Features, domain_of
@@ -110,7 +108,11 @@ class SVMTagger:
         self._extractor = FeatureExtractor(self.features, None)
         self._hasher = self._make_hasher()
 
-    def _make_hasher(self) -> FeatureHasher:
+    def _make_hasher(self) -> Any:
+        # scikit-learn is imported when an SVM is built, not when phiscrub starts: it costs
+        # ~1 s and ~100 MB that every other command would pay.
+        from sklearn.feature_extraction import FeatureHasher  # type: ignore[import-untyped]
+
         return FeatureHasher(
             n_features=2**self.settings.hash_bits, input_type="dict", alternate_sign=False
         )
@@ -146,6 +148,8 @@ class SVMTagger:
         self.classes = tuple(sorted(set(labels)))
         if len(self.classes) < 2:
             raise UsageError("training needs at least two tags (PHI and non-PHI tokens)")
+        from sklearn.svm import LinearSVC  # type: ignore[import-untyped]
+
         svm = LinearSVC(C=self.settings.c, max_iter=self.settings.max_iter, random_state=0)
         svm.fit(X[:, kept], y)
         coef = np.asarray(svm.coef_, dtype=np.float64)

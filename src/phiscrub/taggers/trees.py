@@ -31,7 +31,6 @@ from dataclasses import asdict, dataclass, field, replace
 from typing import Any, ClassVar
 
 import numpy as np
-from sklearn.ensemble import HistGradientBoostingClassifier  # type: ignore[import-untyped]
 
 from phiscrub.errors import UsageError
 from phiscrub.features import CorpusStats, FeatureConfig, FeatureExtractor
@@ -148,7 +147,10 @@ class TreesTagger:
             raise UsageError("no document could be used for training")
         return out
 
-    def _hgb(self) -> HistGradientBoostingClassifier:
+    def _hgb(self) -> Any:
+        # imported here, not at start-up (see svm.py)
+        from sklearn.ensemble import HistGradientBoostingClassifier  # type: ignore[import-untyped]
+
         s = self.settings
         return HistGradientBoostingClassifier(
             max_iter=s.max_iter,
