@@ -76,3 +76,12 @@ def test_clinical_filter_keeps_rule_spans_and_names() -> None:
     rule = Span(5, 9, "DATE", "8/10", "rules.date:numeric_md", 1.0)
     name = crf(text, "Ruiz", "DOCTOR")
     assert clinical_filter(text, [rule, name]) == [rule, name]
+
+
+def test_the_label_of_the_next_form_field_is_cut_off() -> None:
+    text = "Pharmacy: 12 Wharf St. Account # 55-0912-7. Seen by Ann Lee: stable."
+    spans = tidy(
+        text,
+        [crf(text, "12 Wharf St. Account #", "STREET"), crf(text, "Ann Lee:", "DOCTOR")],
+    )
+    assert texts(spans) == [("STREET", "12 Wharf St."), ("DOCTOR", "Ann Lee")]

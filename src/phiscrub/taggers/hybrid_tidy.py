@@ -54,6 +54,8 @@ _ABBREV = frozenset(
         "rd",
     ]
 )
+#: a form field's label at the end of a span: a capitalized word and ``#`` or ``:``
+_FIELD_LABEL = re.compile(r"\s+[A-Z][A-Za-z]*\.?\s*[#:]$")
 _OUTER = " ,;:.()[]{}\"'-/&"
 _NUMBERLIKE = frozenset({"DATE", "AGE", "CONTACT", "ID"})
 _WORDLIKE = frozenset({"NAME", "LOCATION", "PROFESSION"})
@@ -147,6 +149,7 @@ def tidy(text: str, spans: Sequence[Span]) -> list[Span]:
             continue
         pieces = _pieces(text, s)
         for a, b in pieces:
+            b = _before_field_label(text, a, b)
             if len(pieces) > 1 and not _worth_keeping(text[a:b], s.category):
                 continue
             if s.category in _WORDLIKE:
@@ -173,6 +176,18 @@ def _worth_keeping(piece: str, category: str) -> bool:
 
     common = common_words()
     return any(w.lower() not in common for w in _ALPHA.findall(piece))
+
+
+def _before_field_label(text: str, a: int, b: int) -> int:
+    """Where a span ends once the label of the next form field is cut off its end
+    (``12 Wharf St. Account #``, ``Main St Phone:``); a name before a colon stays."""
+    label = _FIELD_LABEL.search(text, a, b)
+    if label is None or label.end() != b or label.start() <= a:
+        return b
+    from phiscrub.taggers.hybrid_steps import common_words
+
+    word = label.group().strip(" \t.#:").lower()
+    return label.start() if label.group().endswith("#") or word in common_words() else b
 
 
 @functools.cache
