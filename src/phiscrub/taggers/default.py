@@ -3,10 +3,14 @@ package.
 
 ``phiscrub train --recipe default -o src/phiscrub/data/models/default.phiscrub`` runs
 ``train_default``: it generates the synthetic notes with fixed seeds (``phiscrub.synth``),
-reads the development corpus and keeps its TRAIN patients only (never DEV or TEST), trains
+reads the development corpus and keeps its TRAIN and DEV patients (never TEST), trains
 the hybrid tagger (``FeatureConfig.fast()``; one CRF over every category, which
-measured better on DEV than seed 001's two CRFs; recall-bias threshold 0.7),
-scores it on the DEV patients and writes the archive with its model card.
+measured better on DEV than seed 001's two CRFs; recall-bias threshold 0.7) and writes
+the archive with its model card. Every setting was chosen on the DEV patients with a
+model fitted on TRAIN only (``Recipe(use=("train",), evaluate_on=("dev",))`` reproduces
+that model and its DEV figures); the shipped model is then refitted on TRAIN + DEV with
+those settings, plus the notes of ``corpora/tune`` (written apart, in other layouts), so
+it learns from more writers; TEST stays unseen.
 
 ``load_default()`` returns the shipped model (the pipeline named ``default``).
 """
@@ -52,8 +56,11 @@ class Recipe:
 
     corpus: str = "corpora/dev/xml"
     split: str = "corpora/split.json"
-    use: tuple[str, ...] = ("train",)
-    evaluate_on: tuple[str, ...] = ("dev",)
+    use: tuple[str, ...] = ("train", "dev")
+    evaluate_on: tuple[str, ...] = ()
+    #: other annotated corpora used whole (none of their patients is in the split):
+    #: corpora/tune, notes written apart from the development corpus in other layouts
+    extra: tuple[str, ...] = ("corpora/tune/xml",)
     synthetic: tuple[tuple[int, str, str], ...] = ((400, "random", "crf-r"),)
     features: FeatureConfig = field(default_factory=FeatureConfig.fast)
     settings: HybridSettings = field(
@@ -70,6 +77,8 @@ class Recipe:
             "corpus": self.corpus,
             "split": self.split,
             "use": list(self.use),
+            "evaluate_on": list(self.evaluate_on),
+            "extra": list(self.extra),
             "synthetic": [{"n": n, "mode": m, "seed": s} for n, m, s in self.synthetic],
         }
 
@@ -106,14 +115,20 @@ def train_default(recipe: Recipe, out: str | Path) -> dict[str, Any]:
         raise UsageError("the default recipe never trains or tunes on the test split")
     start = time.perf_counter()
     split = load_split(recipe.split)
-    corpora = [load_corpus(recipe.corpus, None, split, list(recipe.use)), *_synthetic(recipe)]
+    corpora = [
+        load_corpus(recipe.corpus, None, split, list(recipe.use)),
+        *(load_corpus(path, None, split, list(recipe.use)) for path in recipe.extra),
+        *_synthetic(recipe),
+    ]
     docs = [d for c in corpora for d in c.documents]
     prepared = time.perf_counter() - start
     tagger = HybridTagger(recipe.features, recipe.settings)
     tagger.fit(docs, workers=recipe.workers)
     seconds = time.perf_counter() - start
-    dev = load_corpus(recipe.corpus, None, split, list(recipe.evaluate_on))
-    evaluation = {dev.name: evaluate_tagger(tagger, dev.documents)}
+    evaluation: dict[str, Any] = {}
+    if recipe.evaluate_on:
+        dev = load_corpus(recipe.corpus, None, split, list(recipe.evaluate_on))
+        evaluation[dev.name] = evaluate_tagger(tagger, dev.documents)
     training = {
         "corpora": [c.describe() for c in corpora],
         "documents": len(docs),
@@ -123,8 +138,11 @@ def train_default(recipe: Recipe, out: str | Path) -> dict[str, Any]:
     }
     notes = [
         "Trained by `phiscrub train --recipe default` (phiscrub.taggers.default): the "
-        "development corpus's TRAIN patients plus synthetic notes generated with fixed seeds; "
-        "settings chosen on the DEV patients; TEST patients never used.",
+        f"development corpus's {' + '.join(p.upper() for p in recipe.use)} patients, "
+        f"{', '.join(recipe.extra) or 'no other corpus'} and "
+        "synthetic notes generated with fixed seeds; settings chosen on the DEV patients "
+        "with a model fitted on TRAIN only; TEST patients never used. Figures on TEST: "
+        "benchmarks/results/compare_models.md.",
         "Hybrid of seed 001: the rules pipeline and a CRF over every category (one CRF "
         "measured better on DEV than a quantitative plus a name CRF), merged with rule "
         "priority for the well-formed types, error correction and reconciliation; "
