@@ -16,6 +16,7 @@ from __future__ import annotations
 import argparse
 import re
 import sys
+from itertools import pairwise
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
@@ -35,7 +36,7 @@ def check(doc) -> list[str]:
     if not m or int(m.group(1)) not in PATIENTS:
         problems.append(f"file name must be <901-940>-<NN>.txt, got {doc.id}")
     spans = sorted(doc.layer("gold"), key=lambda s: (s.start, s.end))
-    for a, b in zip(spans, spans[1:]):
+    for a, b in pairwise(spans):
         if a.overlaps(b):
             problems.append(f"overlapping spans {a.start}-{a.end} and {b.start}-{b.end}")
     return problems
