@@ -101,8 +101,9 @@ class PlaceDictionaryDetector:
     def _country_spans(self, text: str) -> list[Span]:
         words = note_index(text).words
         found: list[tuple[int, int]] = []
-        for first, names in self._by_first.items():
-            for p in words.get(first, ()):
+        for first in words.keys() & self._by_first.keys():
+            names = self._by_first[first]
+            for p in words[first]:
                 if p > 0 and _joined(text[p - 1]):
                     continue
                 for n in names:

@@ -36,23 +36,19 @@ from dataclasses import dataclass, field
 from importlib import resources
 from typing import Any
 
-from phiscrub.detect.lanes import (
-    WORDS,
-    DigitLane,
-    LaneCursor,
-    after_non_digit,
-    digit_led,
-    note_index,
-    word_starts,
-)
+from phiscrub.detect.anchors import anchor_spans
+from phiscrub.detect.digits import LANE_CHARS, DigitLane, after_non_digit, digit_led
+from phiscrub.detect.lanes import ANCHOR_SLOT, WORDS, note_index, word_starts
+from phiscrub.detect.regex_shape import WHOLE, char_class
 from phiscrub.detect.scan import (
-    Cursor,
     Searcher,
-    TriggerCursor,
     WindowCursor,
+    first_set,
     searchers,
     split_top,
 )
+from phiscrub.detect.tails import TailSearch
+from phiscrub.detect.tries import optimize_def
 from phiscrub.errors import UsageError
 from phiscrub.span import Document, Span
 from phiscrub.taxonomy import CATEGORY_OF
@@ -62,11 +58,10 @@ _GROUP = re.compile(r"\(\?P<([A-Za-z_][A-Za-z0-9_]*)>")
 _BACKREF = re.compile(r"\\[1-9]")
 _NUMBERED = re.compile(r"_?\d+$")
 _FLAGS = {"i", "m", "x"}
+_DIGITS = frozenset("0123456789")
 #: the label of invalidation patterns (clinical numbers and phrases): they block, never tag
 NOT_PHI = "NOT-PHI"
 
-#: word-lane slots of anchors (``_ANCHOR_SLOT + pattern index``); alternatives use lower slots
-_ANCHOR_SLOT = 1 << 20
 #: a hook gets the text and the range it would tag (the first labelled group, or the match)
 Validator = Callable[[str, int, int], bool]
 
@@ -86,10 +81,10 @@ class Pattern:
     score: float = 1.0
     anchor: str = ""
     before: int = 80
+    source: str = field(init=False, compare=False, repr=False)  # "rules.<file>:<name>"
 
-    @property
-    def source(self) -> str:
-        return f"rules.{self.file}:{self.name}"
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "source", f"rules.{self.file}:{self.name}")
 
     def scoped(self) -> str:
         """The regex with its flags scoped to it, so that it can join an alternation."""
@@ -127,11 +122,16 @@ def _read_toml(name: str) -> dict[str, Any]:
         raise UsageError(f"patterns/{name}.toml: {exc}") from exc
 
 
-def load_pattern_file(name: str, common: Mapping[str, str] | None = None) -> PatternFile:
-    """Parse ``data/patterns/<name>.toml``, expanding shared definitions."""
+def load_pattern_file(
+    name: str, common: Mapping[str, str] | None = None, optimize: bool = True
+) -> PatternFile:
+    """Parse ``data/patterns/<name>.toml``, expanding shared definitions (word lists as
+    tries, :mod:`phiscrub.detect.tries`, unless ``optimize`` is False: the same matches)."""
     raw = _read_toml(name)
     defs = dict(common if common is not None else _read_toml("_common").get("defs", {}))
     defs.update(raw.get("defs", {}))
+    if optimize:
+        defs = {k: optimize_def(v) for k, v in defs.items()}
     patterns: list[Pattern] = []
     seen: set[str] = set()
     for entry in raw.get("pattern", []):
@@ -174,6 +174,29 @@ class _Compiled:
     hooks: tuple[Validator, ...]
     searchers: tuple[Searcher, ...]
     anchor: re.Pattern[str] | None
+    # regex -> the labelled groups it has (filled as matches come)
+    present: dict[re.Pattern[str], tuple[tuple[str, str], ...]] = field(default_factory=dict)
+
+
+_LETTERS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz")
+
+
+def _mixed(alt: str, bits: int) -> bool:
+    """Can a match start with an ASCII letter or with a character of a digit lane, and
+    with nothing else? (``[NSEW]?\\d{1,6}...``, ``\\b(?:at|@|~)\\s+\\d...``)"""
+    first = first_set(alt, bits)
+    if first is None or not first & _LETTERS:
+        return False
+    rest = first - _LETTERS
+    return bool(rest) and rest <= LANE_CHARS
+
+
+def _letter_searcher(alt: str, flags: str) -> Searcher:
+    """A searcher of ``alt`` tried only where an ASCII letter it can start with is."""
+    first = first_set(alt, _flag_bits(flags))
+    assert first is not None
+    regex = f"{char_class(first & _LETTERS)}(?<=(?=(?P<{WHOLE}>{_scope(alt, flags)}))(?s:.))"
+    return Searcher(re.compile(regex), None, True, None, "first")
 
 
 def _flag_bits(flags: str) -> int:
@@ -185,11 +208,6 @@ def _flag_bits(flags: str) -> int:
 
 def _scope(regex: str, flags: str) -> str:
     return f"(?{flags}:{regex})" if flags else regex
-
-
-def _slot(slot: int, cur: Cursor) -> int:
-    """The slot of a cursor's current match (a lane cursor says which alternative)."""
-    return cur.slot if isinstance(cur, LaneCursor) else slot
 
 
 def _label_groups(pattern: Pattern) -> list[tuple[str, str]]:
@@ -205,21 +223,35 @@ def _label_groups(pattern: Pattern) -> list[tuple[str, str]]:
 
 #: one validated match: start, end, label, and the pattern that produced it
 Hit = tuple[int, int, str, Pattern]
+#: one candidate match: start, slot, end, match, and its lane (to try the lane's next
+#: alternative at the same start when this one fails its hooks)
+_Cand = tuple[int, int, int, re.Match[str], "DigitLane | None"]
+
+
+def _by_start_slot(c: _Cand) -> tuple[int, int]:
+    return c[0], c[1]
 
 
 def _hits(comp: _Compiled, m: re.Match[str], start: int, end: int, text: str) -> list[Hit] | None:
     pat = comp.pattern
-    names = m.re.groupindex
-    ranges = [
-        (m.start(g), m.end(g), label) for g, label in comp.groups if g in names and m.start(g) >= 0
-    ]
+    groups = comp.present.get(m.re)
+    if groups is None:  # the labelled groups that this regex (alternative) has
+        names = m.re.groupindex
+        groups = comp.present[m.re] = tuple(gl for gl in comp.groups if gl[0] in names)
+    ranges = []
+    for g, label in groups:
+        a, b = m.span(g)
+        if a >= 0:
+            ranges.append((a, b, label))
     if not ranges:  # no labelled group took part in this alternative: the whole match
         ranges = [(start, end, pat.label)]
     ranges = [r for r in ranges if r[0] < r[1]]
     if not ranges:
         return None
-    if not all(hook(text, ranges[0][0], ranges[0][1]) for hook in comp.hooks):
-        return None
+    a, b = ranges[0][0], ranges[0][1]
+    for hook in comp.hooks:
+        if not hook(text, a, b):
+            return None
     return [(a, b, label, pat) for a, b, label in ranges]
 
 
@@ -230,9 +262,11 @@ class PatternDetector:
     The result is that of one alternation of all the file's patterns (the regex engine's
     leftmost-first rule, earlier patterns winning ties), with a match that fails its hooks
     giving way to the next pattern at the same position; but each alternative is searched
-    by the cheapest exact means: the word lane or the digit lane of
-    :mod:`phiscrub.detect.lanes` (shared per-note indexes), else a searcher of
-    :mod:`phiscrub.detect.scan`; a heap merges them in order.
+    by the cheapest exact means: the word lane (:mod:`phiscrub.detect.lanes`) or a digit
+    lane (:mod:`phiscrub.detect.digits`), both from shared per-note indexes, else a
+    searcher of :mod:`phiscrub.detect.scan` (in windows: :mod:`phiscrub.detect.anchors`,
+    :mod:`phiscrub.detect.tails`). Every candidate of every alternative is listed, sorted
+    by (start, slot) and swept once, left to right.
     """
 
     file: PatternFile
@@ -248,6 +282,9 @@ class PatternDetector:
     _anchored: list[tuple[int, re.Pattern[str], int, tuple[tuple[int, Searcher], ...]]] = field(
         init=False, repr=False
     )
+    _alts: list[tuple[str, str]] = field(init=False, repr=False)  # slot -> (regex, flags)
+    _mixed: dict[int, Searcher] = field(init=False, repr=False)  # slot -> its letter starts
+    _tails: dict[int, TailSearch] = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
         self._order = []
@@ -274,26 +311,53 @@ class PatternDetector:
         words: list[tuple[int, frozenset[str], bool, bool]] = []
         digits: list[tuple[int, str, str]] = []
         self._word_full = {}
+        self._alts = []
+        self._mixed = {}
         i = 0
         for k, comp in enumerate(self._order):
             pat = comp.pattern
             if comp.anchor is not None and (found := word_starts(pat.anchor, 0)) is not None:
-                words.append((_ANCHOR_SLOT + k, *found))  # a word anchor: from the index
+                words.append((ANCHOR_SLOT + k, *found))  # a word anchor: from the index
             alts = split_top(pat.regex) if "x" not in pat.flags else [pat.regex]
             bits = _flag_bits(pat.flags)
             for alt in alts:
+                self._alts.append((alt, pat.flags))
                 if comp.anchor is None and "x" not in pat.flags:
-                    if (found := word_starts(alt, bits)) is not None:
+                    found = word_starts(alt, bits)
+                    if found is None and (first_set(alt, bits) or {"0"}) <= _LETTERS:
+                        found = word_starts(alt, bits, True)  # single letters: [A-TV-Z]\d
+                    if found is not None:
                         words.append((i, *found))
                         self._word_full[i] = re.compile(_scope(alt, pat.flags))
                     elif digit_led(alt, bits):
                         digits.append((i, alt, pat.flags))
+                    elif _mixed(alt, bits) and (found := word_starts(alt, bits, True)):
+                        # starts with a letter: the word lane; else: the digit lanes
+                        words.append((i, *found))
+                        self._word_full[i] = re.compile(_scope(alt, pat.flags))
+                        digits.append((i, alt, pat.flags))
+                        self._mixed[i] = _letter_searcher(alt, pat.flags)
                 i += 1
         self._owner = WORDS.register(words)
-        # alternatives that start a run of digits get a lane tried only at a run's first digit
-        guarded = [d for d in digits if after_non_digit(d[1], _flag_bits(d[2]))]
-        rest = [d for d in digits if d not in guarded]
-        lanes = (DigitLane.build(guarded, guard=True), DigitLane.build(rest))
+        # at digits: alternatives no digit precedes get a lane tried only at a run's first
+        # digit (the note's digit runs), the others one tried at every digit; at their
+        # other first characters ("(", "#", "+"...), a third lane
+        firsts = [first_set(alt, _flag_bits(flags)) or frozenset() for _, alt, flags in digits]
+        at_digit = [d for d, f in zip(digits, firsts, strict=True) if f & _DIGITS]
+        guarded = [d for d in at_digit if after_non_digit(d[1], _flag_bits(d[2]))]
+        others = sorted(set().union(*firsts) - _DIGITS - _LETTERS)
+        lanes = (
+            DigitLane.build(guarded, guard=True),
+            DigitLane.build([d for d in at_digit if d not in guarded]),
+            # one lane per other character: a regex led by one literal, which the engine
+            # skips to (memchr), where a class of several is tested at every character
+            *(
+                DigitLane.build(
+                    [d for d, f in zip(digits, firsts, strict=True) if c in f], digits=False, only=c
+                )
+                for c in others
+            ),
+        )
         self._lanes = tuple(lane for lane in lanes if lane is not None)
         self._lane_slots = frozenset(i for i, _, _ in digits)
         self._plan_rest()
@@ -301,6 +365,7 @@ class PatternDetector:
     def _plan_rest(self) -> None:
         """The slots searched on their own: per-note work is a loop over these only."""
         self._rest, self._rest_unaligned, self._anchored = [], [], []
+        self._tails = {}
         by_pattern: dict[int, list[tuple[int, Searcher]]] = {}
         for i, (k, s) in enumerate(self._slots):
             if i in self._lane_slots:
@@ -311,11 +376,17 @@ class PatternDetector:
             self._rest_unaligned.append((i, s))
             if i not in self._word_full:
                 self._rest.append((i, s))
+        # an alternative split between the word lane and the digit lanes: its letter starts
+        # by a regex where the word lane cannot be used
+        self._rest_unaligned.extend(self._mixed.items())
         for k, slots in by_pattern.items():
             comp = self._order[k]
             assert comp.anchor is not None
-            word_anchor = _ANCHOR_SLOT + k if self._word_anchor(k) else -1
+            word_anchor = ANCHOR_SLOT + k if self._word_anchor(k) else -1
             self._anchored.append((word_anchor, comp.anchor, comp.pattern.before, tuple(slots)))
+            for i, _ in slots:  # tried only ahead of their tail, when they have one
+                if (tail := TailSearch.of(*self._alts[i])) is not None:
+                    self._tails[i] = tail
 
     def _word_anchor(self, k: int) -> bool:
         """Are the anchor windows of pattern ``k`` found from the word lane?"""
@@ -332,64 +403,63 @@ class PatternDetector:
         for start, end, label, pat in self.iter_matches(text):
             yield Span(start, end, label, text[start:end], pat.source, pat.score)
 
-    def _cursors(self, text: str) -> list[tuple[int, Cursor]]:
-        """(slot, cursor) of every alternative that can match in ``text`` (lane: slot -1)."""
+    def _candidates(self, text: str) -> list[_Cand]:
+        """Every match of every alternative that can match in ``text`` (a lane gives the
+        first of its alternatives at each position), sorted by (start, slot)."""
         ix = note_index(text)
-        out: list[tuple[int, Cursor]] = []
+        out: list[_Cand] = []
         cands: dict[int, list[int]] = {}
         if ix.aligned:
             full = self._word_full
             cands = WORDS.candidates(ix, self._owner)
             for i, where in cands.items():
-                if i < _ANCHOR_SLOT:
-                    out.append((i, TriggerCursor(full[i], text, where)))
+                if i < ANCHOR_SLOT:
+                    match = full[i].match
+                    out.extend((p, i, m.end(), m, None) for p in where if (m := match(text, p)))
             rest = self._rest
         else:  # lower-casing moved offsets: the word lane cannot be used
             rest = self._rest_unaligned
+        low = ix.low
         for i, s in rest:
-            cur = s.cursor(text, ix.low)
-            if cur is not None:
-                out.append((i, cur))
+            out.extend((a, i, b, m, None) for a, b, m in s.find_all(text, low))
         for k, anchor, before, slots in self._anchored:
-            if k in cands:
-                windows = WindowCursor.windows_at(text, [(p, p) for p in cands[k]], before)
+            if k >= 0 and ix.aligned:  # a word anchor: its matches are in the word index
+                found = cands.get(k, ())
+                windows = WindowCursor.windows_at(text, [(p, p) for p in found], before)
             else:
-                windows = WindowCursor.windows_of(anchor, text, before)
+                windows = WindowCursor.windows_at(text, anchor_spans(anchor, text), before)
             if windows:
-                out.extend((i, WindowCursor(s, text, windows)) for i, s in slots)
-        out.extend((-1, lane.cursor(text)) for lane in self._lanes)
+                for i, s in slots:
+                    search = self._tails.get(i, s)
+                    out.extend(
+                        (a, i, b, m, None) for a, b, m in search.find_all(text, low, windows)
+                    )
+        for lane in self._lanes:
+            out.extend(lane.find_all(text))
+        out.sort(key=_by_start_slot)
         return out
 
     def iter_matches(self, text: str) -> Iterator[Hit]:
         """``(start, end, label, pattern)`` for every validated match, left to right."""
-        cursors = self._cursors(text)
-        # heap of (start, slot, end, match, cursor): the next candidate of every cursor
-        heap: list[tuple[int, int, int, re.Match[str], int]] = []
-        for c, (slot, cur) in enumerate(cursors):
-            found = cur.find(0)
-            if found is not None:
-                heap.append((found[0], _slot(slot, cur), found[1], found[2], c))
-        heapq.heapify(heap)
+        cands = self._candidates(text)
+        pending: list[_Cand] = []  # the next alternatives of a lane, after a hook failed
+        order, slots = self._order, self._slots
         pos = 0
-        while heap:
-            start, i, end, m, c = heap[0]
-            slot, cur = cursors[c]
-            if start < pos:  # overtaken by an earlier hit: search again from there
-                found = cur.find(pos)
+        i, n = 0, len(cands)
+        while i < n or pending:
+            if pending and (i >= n or pending[0][:2] < cands[i][:2]):
+                start, slot, end, m, lane = heapq.heappop(pending)
             else:
-                hits = _hits(self._order[self._slots[i][0]], m, start, end, text)
-                if hits:
-                    yield from hits
-                    pos = max(end, start + 1)
-                    found = cur.find(pos)
-                elif isinstance(cur, LaneCursor):
-                    found = cur.retry(start, i)
-                else:
-                    found = cur.find(start + 1)
-            if found is None:
-                heapq.heappop(heap)
-            else:
-                heapq.heapreplace(heap, (found[0], _slot(slot, cur), found[1], found[2], c))
+                start, slot, end, m, lane = cands[i]
+                i += 1
+            if start < pos:
+                continue
+            hits = _hits(order[slots[slot][0]], m, start, end, text)
+            if hits:
+                yield from hits
+                pos = end if end > start else start + 1
+            elif lane is not None and (nxt := lane.next_at(text, start, slot)) is not None:
+                heapq.heappush(pending, nxt)
 
     def pattern(self, name: str) -> Pattern | None:
         for comp in self._order:

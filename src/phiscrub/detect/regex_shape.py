@@ -15,6 +15,7 @@ Every answer is either exact or None ("cannot tell"), never a guess.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Iterable, Sequence
 from re import _compiler as sre_compile  # type: ignore[attr-defined]
@@ -37,8 +38,29 @@ class _Unknown(Exception):
     """The analysis cannot bound the set (a negated class, a back-reference...)."""
 
 
+@functools.lru_cache(maxsize=8192)
+def parse(regex: str, flags: int = 0) -> Any:
+    """The parse tree of ``regex`` (re's own parser), shared by the analyses of a pattern:
+    they only read it."""
+    return sre_parse.parse(regex, flags)
+
+
+_FLAG_GROUP = re.compile(r"\(\?([aiLmsux]+):")
+
+
 def split_top(regex: str) -> list[str]:
-    """The top-level alternatives of ``regex`` (one item when there is no top-level ``|``)."""
+    """The top-level alternatives of ``regex`` (one item when there is no top-level ``|``).
+    A regex that is one scoped-flags group is split inside it: ``(?i:A|B)`` gives
+    ``(?i:A)`` and ``(?i:B)`` (the same alternation, in the same order)."""
+    parts = _split(regex)
+    if len(parts) == 1 and (m := _FLAG_GROUP.match(regex)) and _group_end(regex, 0) == len(regex):
+        inner = _split(regex[m.end() : -1])
+        if len(inner) > 1:
+            return [f"(?{m.group(1)}:{alt})" for alt in inner]
+    return parts
+
+
+def _split(regex: str) -> list[str]:
     parts: list[str] = []
     depth, start, i, in_class = 0, 0, 0, False
     while i < len(regex):
@@ -155,7 +177,7 @@ def _first_item(op: Any, av: Any, flags: int) -> tuple[set[str], bool]:
 def first_set(regex: str, flags: int = 0) -> frozenset[str] | None:
     """The characters every match starts with, or None when unbounded or too many."""
     try:
-        parsed = sre_parse.parse(regex, flags)
+        parsed = parse(regex, flags)
         chars, empty = _first_seq(parsed.data, parsed.state.flags)
     except _Unknown:
         return None
@@ -213,7 +235,7 @@ def _lits_item(op: Any, av: Any, flags: int) -> set[str] | None:
 def needs(regex: str, flags: int = 0) -> frozenset[str] | None:
     """Lower-case strings one of which every match contains (None: no useful set)."""
     try:
-        parsed = sre_parse.parse(regex, flags)
+        parsed = parse(regex, flags)
         found = _lits_seq(parsed.data, parsed.state.flags)
     except (_Unknown, re.error):
         return None
@@ -227,23 +249,29 @@ def needs(regex: str, flags: int = 0) -> frozenset[str] | None:
 _MAX_FIND = 400
 MAX_STARTS = 4000
 _MIN_START = 2
+#: a character class of at most this many characters is expanded into start strings
+_MAX_CLASS = 10
 
 
-def _starts_seq(items: Sequence[tuple[Any, Any]], flags: int) -> tuple[set[str], bool]:
-    """(strings one of which every match starts with, is each string the whole match)."""
+def _starts_seq(
+    items: Sequence[tuple[Any, Any]], flags: int, lead: bool = True
+) -> tuple[set[str], bool]:
+    """(strings one of which every match starts with, is each string the whole match);
+    ``lead``: the sequence starts the match."""
     acc = {""}
     for k, (op, av) in enumerate(items):
         if op in (C.AT, C.ASSERT, C.ASSERT_NOT):
             continue
+        first = lead and acc == {""}
         if op in (C.MAX_REPEAT, C.MIN_REPEAT) and av[0] == 0 and av[1] == 1:
             # X? REST: the starts of X REST and those of REST
             rest = list(items[k + 1 :])
-            with_x, c1 = _starts_seq([*av[2].data, *rest], flags)
-            without, c2 = _starts_seq(rest, flags)
+            with_x, c1 = _starts_seq([*av[2].data, *rest], flags, first)
+            without, c2 = _starts_seq(rest, flags, first)
             if "" in with_x or "" in without:
                 return acc, False
             return _cross(acc, with_x | without), c1 and c2
-        sub, complete = _starts_item(op, av, flags)
+        sub, complete = _starts_item(op, av, flags, first)
         if not sub:
             return acc, False
         acc = _cross(acc, sub)
@@ -259,7 +287,7 @@ def _cross(a: set[str], b: set[str]) -> set[str]:
     return out
 
 
-def _starts_item(op: Any, av: Any, flags: int) -> tuple[set[str], bool]:
+def _starts_item(op: Any, av: Any, flags: int, lead: bool = False) -> tuple[set[str], bool]:
     if op is C.LITERAL:
         return {chr(av).lower() if flags & re.I else chr(av)}, True
     if op is C.IN:
@@ -269,12 +297,16 @@ def _starts_item(op: Any, av: Any, flags: int) -> tuple[set[str], bool]:
             return set(), False
         if flags & re.I:
             chars = {c.lower() for c in chars}
-        return (chars, True) if len(chars) <= 3 else (set(), False)
+        # a class of listed letters after the first character (a word list's trie:
+        # M[EDAINSOT]) may be wider than one with a category (\s: six start strings for
+        # every one before it) or one that starts the match ([CTLS]: too many words)
+        most = _MAX_CLASS if not lead and all(o is C.LITERAL for o, _ in av) else 3
+        return (chars, True) if len(chars) <= most else (set(), False)
     if op is C.BRANCH:
         out: set[str] = set()
         complete = True
         for alt in av[1]:
-            sub, c = _starts_seq(alt.data, flags)
+            sub, c = _starts_seq(alt.data, flags, lead)
             if not sub or "" in sub:
                 return set(), False
             out |= sub
@@ -282,7 +314,7 @@ def _starts_item(op: Any, av: Any, flags: int) -> tuple[set[str], bool]:
         return out, complete
     if op is C.SUBPATTERN:
         _, add, delete, sub_p = av
-        return _starts_seq(sub_p.data, (flags | add) & ~delete)
+        return _starts_seq(sub_p.data, (flags | add) & ~delete, lead)
     return set(), False
 
 
@@ -309,7 +341,7 @@ def start_strings(
     """Strings one of which every match starts with (None: not selective). Lower case when
     any part of the regex ignores case (then they are looked for in the lower-cased text)."""
     try:
-        parsed = sre_parse.parse(regex, flags)
+        parsed = parse(regex, flags)
         folded = _any_icase(parsed.data, parsed.state.flags)
         found, _ = _starts_seq(parsed.data, parsed.state.flags | (re.I if folded else 0))
     except (_Unknown, re.error):
@@ -326,7 +358,7 @@ def start_strings(
 
 
 def has_prefix(regex: str, flags: int) -> bool:
-    parsed = sre_parse.parse(regex, flags)
+    parsed = parse(regex, flags)
     lo, _ = parsed.getwidth()
     if lo == 0:
         return False
@@ -341,7 +373,7 @@ def char_class(chars: Iterable[str]) -> str:
 
 def folds_case(regex: str, bits: int) -> bool:
     """Does any part of the regex ignore case (then start strings are lower case)?"""
-    parsed = sre_parse.parse(regex, bits)
+    parsed = parse(regex, bits)
     return _any_icase(parsed.data, parsed.state.flags)
 
 
@@ -349,15 +381,17 @@ def _is_word_char(c: str) -> bool:
     return c.isalnum() or c == "_"
 
 
-def whole_words(regex: str, flags: int = 0) -> frozenset[str] | None:
+def whole_words(regex: str, flags: int = 0, letters: bool = False) -> frozenset[str] | None:
     """Strings one of which every match starts with, each followed by no ASCII letter: a
     match starts with a whole letter run (``\\b(?:T|Temp)\\b``, ``Dr\\.?\\s``); None when a
-    letter may follow (or cannot tell). Lower case when any part of the regex ignores case."""
+    letter may follow (or cannot tell). Lower case when any part of the regex ignores case.
+    ``letters``: only for the matches that start with an ASCII letter (a class of up to 26
+    of them may start: the strings are whole letter runs)."""
     try:
-        parsed = sre_parse.parse(regex, flags)
+        parsed = parse(regex, flags)
         folded = _any_icase(parsed.data, parsed.state.flags)
         bits = parsed.state.flags | (re.I if folded else 0)
-        found = _whole_words(list(parsed.data), bits)
+        found = _whole_words(list(parsed.data), bits, letters=letters)
     except (_Unknown, re.error):
         return None
     return None if found is None or len(found) > MAX_STARTS else found
@@ -367,7 +401,10 @@ _ENDS = (C.AT_END, C.AT_END_LINE, C.AT_END_STRING)
 
 
 def _whole_words(
-    items: list[tuple[Any, Any]], flags: int, acc: frozenset[str] = frozenset({""})
+    items: list[tuple[Any, Any]],
+    flags: int,
+    acc: frozenset[str] = frozenset({""}),
+    letters: bool = False,
 ) -> frozenset[str] | None:
     """The strings ``acc`` continued by ``items`` up to where no letter can follow."""
     k = 0
@@ -389,11 +426,28 @@ def _whole_words(
             continue
         if op in (C.MAX_REPEAT, C.MIN_REPEAT) and av[0] == 0 and av[1] == 1:
             rest = list(items[k + 1 :])  # X? REST: the words of X REST and those of REST
-            with_x = _whole_words([*av[2].data, *rest], flags, acc)
-            without = _whole_words(rest, flags, acc)
+            with_x = _whole_words([*av[2].data, *rest], flags, acc, letters)
+            without = _whole_words(rest, flags, acc, letters)
             return None if with_x is None or without is None else with_x | without
-        if op is C.LITERAL or op is C.BRANCH or (op is C.IN and len(av) <= 3):
-            sub, complete = _starts_item(op, av, flags)
+        if letters and acc == {""} and op not in (C.BRANCH, C.LITERAL, C.IN, C.AT):
+            lead_first, _ = _first_seq(items[k:], flags)
+            if not any(c.isascii() and c.isalpha() for c in lead_first):
+                return frozenset()  # no match on this path starts with a letter
+        if letters and acc == {""} and op in (C.LITERAL, C.IN):
+            try:  # the first character: its letters only (other starts are found elsewhere)
+                lead = {
+                    c for c in _chars([(op, av)] if op is C.LITERAL else av, bool(flags & re.I))
+                }
+            except _Unknown:
+                return None
+            lead = {c.lower() if flags & re.I else c for c in lead if c.isascii() and c.isalpha()}
+            if not lead:
+                return frozenset()
+            acc = frozenset(lead)
+            k += 1
+            continue
+        if op is C.LITERAL or op is C.BRANCH or (op is C.IN and len(av) <= _MAX_CLASS):
+            sub, complete = _starts_item(op, av, flags, acc == {""})
             if sub and "" not in sub and complete:
                 acc = frozenset(_cross(set(acc), sub))
                 k += 1
@@ -402,7 +456,7 @@ def _whole_words(
                 rest = list(items[k + 1 :])
                 out: set[str] = set()
                 for alt in av[1]:
-                    got = _whole_words([*alt.data, *rest], flags, acc)
+                    got = _whole_words([*alt.data, *rest], flags, acc, letters)
                     if got is None:
                         return None
                     out |= got

@@ -19,11 +19,12 @@ Order in the ``rules`` pipeline (see ``registry.PIPELINES``):
 from __future__ import annotations
 
 import bisect
+import operator
 import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
-from phiscrub.detect.lanes import note_index
+from phiscrub.detect.lanes import positions
 from phiscrub.detect.lexicon import Lexicons
 from phiscrub.detect.patterns import PatternDetector
 from phiscrub.span import Document, Span
@@ -77,6 +78,7 @@ def _inside(span: Span, blocks: list[tuple[int, int]], longest: int) -> bool:
 
 
 _ID_LABELS = {"MEDICALRECORD", "IDNUM", "ACCOUNT", "HEALTHPLAN", "DEVICE", "LICENSE"}
+_LETTERS = re.compile(r"[A-Za-z]+")
 _NEXT_ID = re.compile(r"\s*(?:,|/|;|and|&)\s*([A-Z0-9][A-Z0-9\-]*\d[A-Z0-9\-]*)\b")
 
 
@@ -109,6 +111,8 @@ class IdLists:
 
 
 _NAME_LABELS = {"PATIENT", "DOCTOR"}
+#: the fields of a Span in order: its order (``order=True``) compares these tuples
+_FIELDS = operator.attrgetter("start", "end", "label", "text", "source", "score")
 
 
 @dataclass
@@ -140,25 +144,32 @@ class Propagate:
 
 
 def _occurrences(text: str, words: Iterable[str]) -> list[tuple[int, int]]:
-    """Where the words occur whole (``(?<![\\w\\-])WORD(?![\\w\\-])``), left to right: plain
-    words from the note's shared index, words with ``'`` or ``-`` by a regex."""
-    index = note_index(text).words
+    """Where the words occur whole (``(?<![\\w\\-])WORD(?![\\w\\-])``), left to right, from the
+    note's shared index: a plain word where its letter run is; a word with ``'`` or ``-``
+    where its first letter run is, the longest such word that fits at a position (what an
+    alternation of them, longest first, would find)."""
+    size = len(text)
+
+    def whole(p: int, end: int) -> bool:
+        return (p == 0 or not _joined(text[p - 1])) and (end == size or not _joined(text[end]))
+
     found: list[tuple[int, int]] = []
-    odd: list[str] = []
+    odd: dict[int, int] = {}  # start -> the longest odd word's end there
     for w in words:
-        if not w.isascii() or not w.isalpha():
-            odd.append(w)
+        if w.isascii() and w.isalpha():
+            found.extend((p, p + len(w)) for p in positions(text, w) if whole(p, p + len(w)))
             continue
-        for p in index.get(w, ()):
+        run = _LETTERS.match(w)
+        assert run is not None  # names start with a capital A-Z
+        for p in positions(text, run.group()):
             end = p + len(w)
-            if (p == 0 or not _joined(text[p - 1])) and (
-                end == len(text) or not _joined(text[end])
-            ):
-                found.append((p, end))
-    if odd:
-        alt = "|".join(re.escape(w) for w in sorted(odd, key=len, reverse=True))
-        rx = re.compile(rf"(?<![\w\-])(?:{alt})(?![\w\-])")
-        found.extend(m.span() for m in rx.finditer(text))
+            if text.startswith(w, p) and whole(p, end) and end > odd.get(p, -1):
+                odd[p] = end
+    last = 0
+    for p in sorted(odd):  # what finditer gives: no overlap, left to right
+        if p >= last:
+            found.append((p, odd[p]))
+            last = odd[p]
     found.sort()
     out: list[tuple[int, int]] = []
     for a, b in found:  # whole words never overlap but for odd words inside odd ones
@@ -197,9 +208,8 @@ class Resolve:
     name: str = "resolve"
 
     def process(self, doc: Document, spans: list[Span]) -> list[Span]:
-        ranked = sorted(
-            set(spans), key=lambda s: (-self.priority_of(s), -(s.end - s.start), s.start, s.label)
-        )
+        prio = self.priority_of
+        ranked = sorted(set(spans), key=lambda s: (-prio(s), s.start - s.end, s.start, s.label))
         kept: list[Span] = []
         # kept spans (never empty) do not overlap: sorted by start, their ends are sorted too
         starts: list[int] = []
@@ -213,4 +223,5 @@ class Resolve:
             kept.append(s)
             starts.insert(i, s.start)
             ends.insert(i, s.end)
-        return sorted(kept)
+        kept.sort(key=_FIELDS)  # Span's own order, compared in C
+        return kept

@@ -68,11 +68,12 @@ class ProfessionDetector:
     def detect(self, doc: Document) -> list[Span]:
         text = doc.text
         out: list[Span] = []
-        for word, positions in note_index(text).words.items():
-            entries = self._by_last.get(word.lower())
-            if entries is None or not word.islower():
-                continue
-            for p in positions:
+        words = note_index(text).words
+        # a lower-case letter run that ends an occupation (the keys are lower case; a run
+        # with a capital is not taken: "Teacher" at a sentence start is not matched)
+        for word in words.keys() & self._by_last.keys():
+            entries = self._by_last[word]
+            for p in words[word]:
                 found = self._at(text, p, entries)
                 if found is not None:
                     a, b = found

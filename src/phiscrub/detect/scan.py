@@ -75,6 +75,7 @@ class Searcher:
     full: re.Pattern[str] | None = None  # trigger: the alternative, tried at each start
     at_word: bool = False  # trigger: a match starts where a run of letters starts
     folded: bool = False  # trigger: the start strings are lower case, found in the lower text
+    lines: re.Pattern[str] | None = None  # a line-start pattern: "\n" then it (group WHOLE)
 
     def find(self, text: str, pos: int) -> Found | None:
         """The leftmost match starting at or after ``pos``: (start, end, match)."""
@@ -86,6 +87,53 @@ class Searcher:
                 continue
             return (start, m.end(WHOLE) if self.wrapped else m.end(), m)
         return None
+
+    def find_all(self, text: str, low: str, windows: Iterable[tuple[int, int]] = ()) -> list[Found]:
+        """Every match, left to right, each start once (overlapping ones too): what the
+        cursor's ``find`` gives from every position. ``windows``: search only there
+        (``WindowCursor``); else the whole text (``low`` is ``text.lower()``)."""
+        if not windows:
+            if self.starts is not None and self.full is not None:
+                if len(low) == len(text):
+                    match = self.full.match
+                    starts = self._starts_in(text, low)
+                    return [(p, m.end(), m) for p in starts if (m := match(text, p))]
+            elif self.needs is not None and not any(n in low for n in self.needs):
+                return []
+            if self.lines is not None:  # line starts: the engine skips to line breaks (memchr)
+                at0 = self.regex.match(text, 0)
+                found = [] if at0 is None else [(0, at0.end(), at0)]
+                found.extend((m.start(WHOLE), m.end(WHOLE), m) for m in self.lines.finditer(text))
+                return found
+            windows = ((0, len(text)),)
+        out: list[Found] = []
+        if self.wrapped and self.check is None:  # one-character matches: finditer sees all
+            for lo, hi in windows:
+                out.extend((m.start(), m.end(WHOLE), m) for m in self.regex.finditer(text, lo, hi))
+            return out
+        search, check, wrapped = self.regex.search, self.check, self.wrapped
+        for lo, hi in windows:
+            pos = lo
+            while (m := search(text, pos, hi)) is not None:
+                start = m.start()
+                pos = start + 1
+                if check is None or check.match(text, start) is not None:
+                    out.append((start, m.end(WHOLE) if wrapped else m.end(), m))
+        return out
+
+    def _starts_in(self, text: str, low: str) -> list[int]:
+        """Sorted positions where a start string occurs (trigger searchers)."""
+        assert self.starts is not None
+        where = low if self.folded else text
+        cands: list[int] = []
+        find = where.find
+        for st in self.starts:
+            i = find(st)
+            while i >= 0:
+                cands.append(i)
+                i = find(st, i + 1)
+        cands.sort()
+        return cands
 
     def cursor(self, text: str, low: str) -> Cursor | None:
         """A cursor over ``text`` (``low`` is ``text.lower()``); None when nothing can match."""
@@ -107,50 +155,6 @@ class Searcher:
         if self.needs is not None and not any(n in low for n in self.needs):
             return None
         return _RegexCursor(self, text)
-
-
-_anchor_memo: dict[str, tuple[str, list[tuple[int, int]]]] = {}
-
-
-def anchor_spans(anchor: re.Pattern[str], text: str) -> list[tuple[int, int]]:
-    """The spans of ``anchor`` in ``text``; patterns sharing an anchor scan the note once."""
-    got = _anchor_memo.get(anchor.pattern)
-    if got is not None and got[0] is text:
-        return got[1]
-    fast = _fast_anchor(anchor)
-    if fast is None:
-        spans = [m.span() for m in anchor.finditer(text)]
-    else:  # what finditer gives: overlapping candidates dropped, left to right
-        spans = []
-        last = 0
-        for m in fast.finditer(text):
-            a = m.start()
-            if a >= last:
-                last = m.end(WHOLE)
-                spans.append((a, last))
-    _anchor_memo[anchor.pattern] = (text, spans)
-    return spans
-
-
-_DIGITS = frozenset("0123456789")
-_fast_memo: dict[tuple[str, int], re.Pattern[str] | None] = {}
-
-
-def _fast_anchor(anchor: re.Pattern[str]) -> re.Pattern[str] | None:
-    """A digit-led ``anchor`` behind its FIRST set (``[0-9](?<=(?=(?P<_m>ANCHOR))(?s:.))``):
-    the engine skips to digits with a byte map, faster than its ``\\d`` category test (about
-    5 ms -> 3 ms on the development corpus for ``\\d{5}``); it finds every position where
-    the anchor matches, and :func:`anchor_spans` keeps those ``finditer`` would."""
-    key = (anchor.pattern, anchor.flags)
-    if key not in _fast_memo:
-        bits = anchor.flags & (re.I | re.M | re.S | re.X)
-        first = first_set(anchor.pattern, bits)
-        if first is None or bits or not first <= _DIGITS:
-            _fast_memo[key] = None
-        else:
-            wrapped = f"{char_class(first)}(?<=(?=(?P<{WHOLE}>{anchor.pattern}))(?s:.))"
-            _fast_memo[key] = re.compile(wrapped)
-    return _fast_memo[key]
 
 
 class Cursor:
@@ -181,11 +185,6 @@ class WindowCursor(Cursor):
         self.searcher = searcher
         self.text = text
         self.windows = windows
-
-    @staticmethod
-    def windows_of(anchor: re.Pattern[str], text: str, before: int) -> list[tuple[int, int]]:
-        """Windows around the matches of ``anchor`` (found once per note and anchor)."""
-        return WindowCursor.windows_at(text, anchor_spans(anchor, text), before)
 
     @staticmethod
     def windows_at(
@@ -292,9 +291,12 @@ def _searcher_regex(
         check = re.compile(lead, bits) if lead else None
         return Searcher(re.compile(rest, bits), check, False, need, "prefix")
     first = first_set(alt, bits)
-    if first is None or (alt.startswith("^") and bits & re.M):
-        # a line-start pattern: the engine rejects every other position at once, which is
-        # cheaper than the look-around of a FIRST-set wrapper at every candidate character
+    if alt.startswith("^") and bits & re.M:
+        # a line-start pattern: tried at the start of the text and after each line break
+        # (a literal the engine skips to), not at every position
+        lines = re.compile(f"\\n(?=(?P<{WHOLE}>{_scope(alt, flags)}))")
+        return Searcher(re.compile(alt, bits), None, False, need, "plain", lines=lines)
+    if first is None:
         return Searcher(re.compile(alt, bits), None, False, need, "plain")
     wrapped = f"{char_class(first)}(?<=(?=(?P<{WHOLE}>{_scope(alt, flags)}))(?s:.))"
     return Searcher(re.compile(wrapped), None, True, need, "first")

@@ -1,0 +1,160 @@
+"""Anchors: the spans that make a pattern's windows (speed only, exact).
+
+A pattern with an ``anchor`` is searched in windows: from ``before`` characters ahead of a
+match of its anchor to the end of that match's line (:meth:`scan.WindowCursor.windows_at`).
+:func:`anchor_spans` gives the spans that make those windows, found once per note and
+anchor (patterns sharing one scan it once):
+
+- when the anchor cannot match a line break, only the first match of each line counts (a
+  later one on the line adds nothing to the windows): the scan skips the rest of the line
+  in C (``ANCHOR[^\\n]*``);
+- an anchor that starts with an ASCII digit is looked for at the runs of the note's shared
+  digit index (:func:`phiscrub.detect.digits.digit_runs`), only at the positions its run
+  tests admit, instead of a scan of every digit;
+- else a digit-led anchor is put behind its FIRST set (``[0-9](?<=(?=(?P<_m>A))(?s:.))``).
+"""
+
+from __future__ import annotations
+
+import re
+
+from phiscrub.detect.digits import RunKey, admits, after_non_digit, digit_runs
+from phiscrub.detect.gates import KMAX, Test, no_line_break, run_tests
+from phiscrub.detect.regex_shape import WHOLE, char_class, first_set
+
+_DIGITS = frozenset("0123456789")
+_MANY = KMAX + 1
+_RUN = re.compile(r"[0-9]+")
+_anchor_memo: dict[str, tuple[str, list[tuple[int, int]]]] = {}
+
+
+def anchor_spans(anchor: re.Pattern[str], text: str) -> list[tuple[int, int]]:
+    """The spans of ``anchor`` in ``text`` that make its windows, left to right: what
+    ``finditer`` gives, or only the first of each line when the anchor cannot match a
+    line break."""
+    got = _anchor_memo.get(anchor.pattern)
+    if got is not None and got[0] is text:
+        return got[1]
+    plan = _plan(anchor)
+    spans: list[tuple[int, int]] = []
+    if plan.tests is not None:
+        spans = _from_runs(anchor, plan, text)
+    elif plan.per_line:
+        spans = [m.span(WHOLE) for m in plan.regex.finditer(text)]
+    else:  # what finditer gives: matches overlapping an earlier one dropped
+        last = 0
+        for m in plan.regex.finditer(text):
+            a = m.start(WHOLE)
+            if a >= last:
+                last = m.end(WHOLE)
+                spans.append((a, last))
+    _anchor_memo[anchor.pattern] = (text, spans)
+    return spans
+
+
+class _Plan:
+    __slots__ = ("guard", "lengths", "per_line", "regex", "tests")
+
+    def __init__(
+        self,
+        regex: re.Pattern[str],
+        per_line: bool,
+        tests: tuple[Test, ...] | None,
+        guard: bool = False,
+    ) -> None:
+        self.regex = regex
+        self.per_line = per_line
+        self.tests = tests
+        self.guard = guard  # no digit precedes a match: only a run's first digit
+        self.lengths: dict[RunKey, tuple[int, ...]] = {}  # run key -> where a match may start
+
+
+#: the run index is used for a digit-led anchor only when a match needs at least this many
+#: digits or a character after them (else nearly every run is a candidate, each tried from
+#: Python: a scan in C is cheaper)
+_MIN_RUN = 4
+
+
+def _selective(tests: tuple[Test, ...] | None) -> bool:
+    return tests is not None and all(t != "" for t in tests[: _MIN_RUN - 1])
+
+
+_plans: dict[tuple[str, int], _Plan] = {}
+
+
+def _plan(anchor: re.Pattern[str]) -> _Plan:
+    key = (anchor.pattern, anchor.flags)
+    if key not in _plans:
+        bits = anchor.flags & (re.I | re.M | re.S | re.X)
+        first = first_set(anchor.pattern, bits)
+        lead = first is not None and first <= _DIGITS
+        per_line = no_line_break(anchor.pattern, bits)
+        tests = run_tests(anchor.pattern, bits) if lead else None
+        if not _selective(tests):
+            tests = None
+        guard = after_non_digit(anchor.pattern, bits)
+        core = f"(?P<{WHOLE}>{anchor.pattern})"
+        if first is not None and not bits and (lead or anchor.pattern.startswith("(?<")):
+            # behind its FIRST set: the engine skips to it (a look-behind first has no prefix)
+            core = f"{char_class(first)}(?<=(?=(?P<{WHOLE}>{anchor.pattern}))(?s:.))"
+        if per_line and not bits:
+            _plans[key] = _Plan(re.compile(core + "[^\\n]*"), True, tests, guard)
+        else:
+            flags = 0 if core.startswith("[") else bits
+            _plans[key] = _Plan(re.compile(core, flags), per_line, tests, guard)
+    return _plans[key]
+
+
+def _starts(plan: _Plan, text: str) -> list[int]:
+    """Every ASCII digit where the anchor may start a match (its run tests admit the rest
+    of the run from there: its length and the two characters after it), sorted."""
+    out: list[int] = []
+    tests = plan.tests
+    runs = digit_runs(text)
+    if plan.guard:  # at a run's first digit only
+        for key, starts in runs.items():
+            got = plan.lengths.get(key)
+            if got is None:
+                got = plan.lengths[key] = (key[0],) if admits(tests, key) else ()
+            if got:
+                out.extend(starts)
+        out.sort()
+        return out
+    for key, starts in runs.items():
+        n, c1, c2 = key
+        if n == _MANY:  # a long run: every digit of it
+            for s in starts:
+                m = _RUN.match(text, s)
+                assert m is not None
+                out.extend(range(s, m.end()))
+            continue
+        lengths = plan.lengths.get(key)
+        if lengths is None:  # from the last digit back: the rest of the run is this long
+            lengths = plan.lengths[key] = tuple(
+                k for k in range(1, n + 1) if admits(tests, (k, c1, c2))
+            )
+        if len(lengths) == 1:
+            shift = n - lengths[0]
+            out.extend([s + shift for s in starts])
+        elif lengths:
+            out.extend([s + n - k for s in starts for k in lengths])
+    out.sort()
+    return out
+
+
+def _from_runs(anchor: re.Pattern[str], plan: _Plan, text: str) -> list[tuple[int, int]]:
+    spans: list[tuple[int, int]] = []
+    match = anchor.match
+    last = 0
+    for p in _starts(plan, text):
+        if p < last:
+            continue
+        m = match(text, p)
+        if m is None:
+            continue
+        spans.append((p, m.end()))
+        last = m.end()
+        if plan.per_line:  # the first of the line: the next one is on another line
+            nl = text.find("\n", m.end())
+            last = len(text) if nl < 0 else nl
+    return spans

@@ -1,0 +1,266 @@
+"""Digit lanes: the digit-led alternatives of a pattern file, found together (speed only).
+
+The alternatives of one file whose matches start with a digit (or rare punctuation such
+as ``(`` or ``#``) are joined into ONE regex tried, in C, only at those characters; the
+alternative that matched is read from its group name, so the file's order (earlier
+pattern wins a tie) is kept, and a match that fails its hooks gives way to the next
+alternative of the lane at the same position (:meth:`DigitLane.next_at`). Alternatives
+that start with an ASCII digit go into a trie over the run of digits
+(:mod:`phiscrub.detect.runtrie`), tried only where their run tests admit the run.
+
+A lane whose alternatives no digit precedes (``\\b``, ``(?<!\\d)``, a look-behind ending
+in a non-digit, first) is tried only at the runs of the note's shared digit index
+(:func:`digit_runs`: every run, grouped by its length and the two characters after it,
+computed once per note for every file and the digit-led anchors), and only at the groups
+its run tests admit: most runs (``5 mg``, ``120/80`` for an age) are never tried. The
+non-digit first characters (``(``, ``#``, ``+``...) get one lane each, led by that
+literal: the engine skips to it (memchr) where it tests a class at every character.
+Both ways are exact (``tests/detect/test_scan.py``, ``test_speed.py``).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from re import _constants as C  # type: ignore[attr-defined]
+from typing import Any
+
+from phiscrub.detect.gates import KMAX, Test, digit_item, run_tests
+from phiscrub.detect.regex_shape import parse
+from phiscrub.detect.runtrie import trie
+from phiscrub.detect.scan import first_set
+
+_NAMED = re.compile(r"\(\?P<[A-Za-z_][A-Za-z0-9_]*>")
+#: characters a digit-lane alternative may start with (no letters, no white space)
+LANE_CHARS = frozenset("0123456789(+#'*$@~[/")
+_DIGITS = frozenset("0123456789")
+#: ASCII letters: an alternative that can also start with one is found there by the word lane
+_LETTERS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz")
+
+
+def after_non_digit(alt: str, bits: int) -> bool:
+    """Does no digit precede a match (``\\b``, ``(?<!\\d)``, ``(?<![\\w...])`` or a
+    look-behind that ends with a non-digit, first on every path)? A lane of such
+    alternatives is tried at a run's first digit only."""
+    try:
+        return _no_digit_before(parse(alt, bits).data)
+    except re.error:
+        return False
+
+
+def _no_digit_before(items: Sequence[tuple[Any, Any]]) -> bool:
+    if not items:
+        return False
+    op, av = items[0]
+    if op is C.AT:
+        if av is C.AT_BOUNDARY:  # before a digit (a word character): a non-word one
+            return True
+        return _no_digit_before(items[1:])
+    if op is C.ASSERT_NOT and av[0] == -1:
+        inner = av[1].data
+        if (
+            len(inner) == 1
+            and inner[0][0] is C.IN
+            and any(
+                (o is C.CATEGORY and a in (C.CATEGORY_WORD, C.CATEGORY_DIGIT))
+                or (o is C.RANGE and a[0] <= ord("0") and a[1] >= ord("9"))
+                for o, a in inner[0][1]
+            )
+        ):
+            return True
+        if (
+            len(inner) == 1
+            and inner[0][0] is C.CATEGORY
+            and inner[0][1] in (C.CATEGORY_WORD, C.CATEGORY_DIGIT)
+        ):
+            return True
+        return _no_digit_before(items[1:])  # all leading assertions hold: another may prove it
+    if op is C.ASSERT and av[0] == -1:
+        last = av[1].data[-1] if av[1].data else None
+        if last is not None and last[0] in (C.LITERAL, C.IN) and not digit_item(*last):
+            return True  # the character before is one that is not a digit
+        return _no_digit_before(items[1:])
+    if op in (C.ASSERT, C.ASSERT_NOT):  # another assertion first: look at what follows
+        return _no_digit_before(items[1:])
+    if op is C.SUBPATTERN:
+        return _no_digit_before([*av[3].data, *items[1:]])
+    if op is C.BRANCH:
+        return all(_no_digit_before([*alt.data, *items[1:]]) for alt in av[1])
+    return False
+
+
+def digit_led(alt: str, bits: int) -> bool:
+    """Does every match of the alternative start with a character of ``LANE_CHARS``?"""
+    first = first_set(alt, bits)
+    return first is not None and first <= LANE_CHARS
+
+
+#: a run of ASCII digits: (its length, KMAX + 1 for longer ones; the character after it;
+#: the one after that), "" for the end of the text
+RunKey = tuple[int, str, str]
+_RUN = re.compile(r"[0-9]+")
+_MANY = KMAX + 1
+_runs_memo: list[tuple[str, dict[RunKey, list[int]]]] = []
+
+
+def digit_runs(text: str) -> dict[RunKey, list[int]]:
+    """The start of every run of ASCII digits in ``text``, grouped by :data:`RunKey` (the
+    last two notes' indexes are kept)."""
+    for t, runs in _runs_memo:
+        if t is text:
+            return runs
+    runs = {}
+    get = runs.get
+    for m in _RUN.finditer(text):
+        s, e = m.span()
+        key = (e - s if e - s < _MANY else _MANY, text[e : e + 1], text[e + 1 : e + 2])
+        got = get(key)
+        if got is None:
+            runs[key] = [s]
+        else:
+            got.append(s)
+    _runs_memo[:] = [*_runs_memo[-1:], (text, runs)]
+    return runs
+
+
+def admits(tests: tuple[Test, ...] | None, key: RunKey) -> bool:
+    """May an alternative with these run tests match at a run of this key?"""
+    if tests is None:
+        return True
+    n, c1, c2 = key
+    test = tests[n - 1]
+    if test is None:
+        return False
+    if isinstance(test, str) or n == _MANY:
+        return True
+    for (chars, wide), after in test:
+        if not (c1 and (c1 in chars or (wide and c1 > "\x7f"))):
+            continue
+        if after is None or (c2 and (c2 in after[0] or (after[1] and c2 > "\x7f"))):
+            return True
+    return False
+
+
+@dataclass(frozen=True)
+class DigitLane:
+    """The digit-led alternatives of one file as one regex, tried only at their first chars.
+
+    Alternatives that can start with an ASCII digit go into a trie over the run of digits
+    (:func:`phiscrub.detect.runtrie.trie`): only those whose run tests admit the run are
+    tried. The others follow it in file order (and those that can also start with another
+    character, there only); ``later[k]`` lists the alternatives before ``k`` in file order
+    that the regex tries after it (checked at a hit, so that file order still wins).
+    A guarded lane is tried only at the runs of :func:`digit_runs` that its tests admit.
+    """
+
+    slots: tuple[int, ...]  # the slot of each alternative, in file order
+    alones: tuple[re.Pattern[str], ...]  # each alternative compiled alone (its own groups)
+    regex: re.Pattern[str]
+    later: tuple[tuple[int, ...], ...]
+    guard: bool = False
+    tests: tuple[tuple[Test, ...] | None, ...] = ()
+    admitted: dict[RunKey, bool] = field(default_factory=dict, compare=False, repr=False)
+
+    @classmethod
+    def build(
+        cls,
+        items: Sequence[tuple[int, str, str]],
+        guard: bool = False,
+        digits: bool = True,
+        only: str = "",
+    ) -> DigitLane | None:
+        """``items``: (slot, alternative regex, flags) in file order. ``digits``: the lane is
+        tried at the digits an alternative can start with (in a trie over the run), else at
+        its other first characters (``only``: at this one); ``guard``: no digit precedes a
+        match (:func:`after_non_digit`), so the lane is tried only at the first digit of a
+        run."""
+        chars: set[str] = set()
+        gated: list[tuple[int, str, tuple[Test, ...]]] = []
+        rest: list[str] = []
+        ungated: set[int] = set()
+        all_tests: list[tuple[Test, ...] | None] = []
+        for k, (_, alt, flags) in enumerate(items):
+            bits = _bits(flags)
+            first = first_set(alt, bits)
+            assert first is not None
+            chars |= first & _DIGITS if digits else first - _DIGITS - _LETTERS
+            if only:
+                chars &= {only}
+            bare = _NAMED.sub("(?:", alt)  # the lane only says which one: alones[k] has groups
+            scoped = f"(?{flags}:{bare})" if flags else f"(?:{bare})"
+            tests = run_tests(alt, bits) if digits else None
+            all_tests.append(tests)
+            if tests is None:
+                rest.append(f"(?P<_L{k}_0>{scoped})")
+                ungated.add(k)
+            else:
+                gated.append((k, scoped, tests))
+        if not chars:
+            return None
+        body = [trie(gated)] if gated else []
+        later = tuple(
+            () if k in ungated else tuple(j for j in sorted(ungated) if j < k)
+            for k in range(len(items))
+        )
+        # after the class, so that the regex keeps its charset prefix (the fast skip in C)
+        guard_ = "(?<![0-9][0-9])" if guard else ""
+        regex = re.compile(f"{_class(chars)}{guard_}(?<=(?=(?:{'|'.join(body + rest)}))(?s:.))")
+        alones = tuple(re.compile(f"(?{flags}:{alt})" if flags else alt) for _, alt, flags in items)
+        slots = tuple(s for s, _, _ in items)
+        return cls(slots, alones, regex, later, guard and digits, tuple(all_tests))
+
+    def admits(self, key: RunKey) -> bool:
+        """May one of the lane's alternatives match at a run of this key? (memoised)"""
+        got = self.admitted.get(key)
+        if got is None:
+            got = self.admitted[key] = any(admits(t, key) for t in self.tests)
+        return got
+
+    def find_all(self, text: str) -> list[tuple[int, int, int, re.Match[str], DigitLane]]:
+        """(start, slot, end, match, lane) of the first alternative (file order) that matches
+        at each position where one does (left to right, unless the lane is guarded)."""
+        if not self.guard:
+            return [self._hit(text, hit) for hit in self.regex.finditer(text)]
+        out = []
+        match = self.regex.match
+        for key, starts in digit_runs(text).items():
+            if self.admits(key):
+                for p in starts:
+                    if (hit := match(text, p)) is not None:
+                        out.append(self._hit(text, hit))
+        return out
+
+    def _hit(self, text: str, hit: re.Match[str]) -> tuple[int, int, int, re.Match[str], DigitLane]:
+        name = hit.lastgroup
+        assert name is not None
+        k = int(name[2 : name.index("_", 2)])
+        start = hit.start()
+        for j in self.later[k]:  # tried after k by the regex, but first in file order
+            if self.alones[j].match(text, start) is not None:
+                k = j
+                break
+        m = self.alones[k].match(text, start)
+        assert m is not None
+        return (start, self.slots[k], m.end(), m, self)
+
+    def next_at(
+        self, text: str, start: int, slot: int
+    ) -> tuple[int, int, int, re.Match[str], DigitLane] | None:
+        """The next alternative after ``slot`` (file order) that matches at ``start``."""
+        for j in range(self.slots.index(slot) + 1, len(self.slots)):
+            m = self.alones[j].match(text, start)
+            if m is not None:
+                return (start, self.slots[j], m.end(), m, self)
+        return None
+
+
+def _class(chars: set[str] | frozenset[str]) -> str:
+    return "[" + "".join(f"\\U{ord(c):08x}" for c in sorted(chars)) + "]"
+
+
+def _bits(flags: str) -> int:
+    bits = 0
+    for f in flags:
+        bits |= {"i": re.I, "m": re.M, "x": re.X}[f]
+    return bits

@@ -1,0 +1,127 @@
+"""The speed devices of ``phiscrub.detect`` change nothing: tries, run tests, tails, anchors.
+
+``test_scan.py`` checks every pattern file against one plain alternation of its own
+regexes; here each device is checked on its own, against the plain regexes of the files
+(word lists unrewritten) and the engine.
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from phiscrub.detect import anchors, digits, gates, regex_shape, tails, tries
+from phiscrub.detect.patterns import PatternDetector, load_pattern_file
+from phiscrub.detect.registry import RULE_FILES, VALIDATORS, pattern_detector
+from phiscrub.detect.scan import WindowCursor
+
+from .test_scan import TEXTS, _reference
+
+FILES = [*RULE_FILES, "clinical"]
+
+
+def test_folds_are_what_the_engine_folds() -> None:
+    """``tries.FOLDS``: the characters ``(?i:x)`` matches besides x's two cases (BMP)."""
+    chars = [chr(c) for c in range(0x10000) if not 0xD800 <= c <= 0xDFFF]
+    for x in "abcdefghijklmnopqrstuvwxyz":
+        rx = re.compile(f"(?i:{x})")
+        got = {c for c in chars if rx.fullmatch(c)}
+        assert got == {x, x.upper(), *tries.FOLDS.get(x, "")}, x
+
+
+def test_trie_keeps_the_words_and_their_order() -> None:
+    words = ["St", "Street", "Sq", "", "Square", "Ave", "Av", "AVE"]
+    for folded in (False, True):
+        rx = re.compile(f"(?:{tries.trie(words, folded)})")
+        plain = re.compile(f"(?{'i' if folded else ''}:{'|'.join(map(re.escape, words))})")
+        for text in [
+            "Street",
+            "St.",
+            "Sq",
+            "Square",
+            "Av",
+            "Avenue",
+            "AVE",
+            "sT",
+            "x",
+            "",
+            "\u017ft",
+        ]:
+            a, b = rx.match(text), plain.match(text)
+            assert (a and a.group()) == (b and b.group()), (text, folded)
+
+
+@pytest.mark.parametrize("file", FILES)
+def test_word_lists_as_tries_match_the_same(file: str) -> None:
+    """The detector (word lists as tries) finds what the unrewritten pattern file finds."""
+    fast = pattern_detector(file)
+    plain = PatternDetector(load_pattern_file(file, optimize=False), VALIDATORS)
+    for text in TEXTS:
+        got = [(a, b, label, p.name) for a, b, label, p in fast.iter_matches(text)]
+        assert got == [(a, b, label, p.name) for a, b, label, p in plain.iter_matches(text)]
+
+
+@pytest.mark.parametrize("file", FILES)
+def test_run_tests_admit_every_match(file: str) -> None:
+    """Wherever a digit-led alternative matches at a run of ASCII digits, its run tests
+    admit the run (its rest's length and the two characters after it)."""
+    checked = 0
+    for lane in pattern_detector(file)._lanes:
+        for alone, tests in zip(lane.alones, lane.tests, strict=True):
+            if tests is None:
+                continue
+            for text in TEXTS:
+                for m in re.finditer(r"[0-9]+", text):
+                    for p in range(m.start(), m.end()):
+                        if alone.match(text, p):
+                            after = text[m.end() : m.end() + 2]
+                            key = (min(m.end() - p, gates.KMAX + 1), after[:1], after[1:])
+                            assert digits.admits(tests, key), (alone.pattern, text[p : p + 20])
+                            checked += 1
+    if file in ("date", "clinical"):
+        assert checked > 0
+
+
+def test_run_tests_read_the_regex() -> None:
+    tests = gates.run_tests(r"\b\d{1,2}/\d{1,2}\b", 0)
+    assert tests is not None
+    assert digits.admits(tests, (2, "/", "3")) and digits.admits(tests, (1, "/", "0"))
+    assert not digits.admits(tests, (3, "/", "3")) and not digits.admits(tests, (2, "-", "3"))
+    assert not digits.admits(tests, (2, "/", "x")) and not digits.admits(tests, (2, "/", ""))
+    year = gates.run_tests(r"(?:19|20)\d\d(?![\d%])", 0)
+    assert year is not None and year[3] == ""  # four digits or more, then anything
+    assert not digits.admits(year, (3, " ", "a")) and digits.admits(year, (3, "\u0663", "a"))
+    assert gates.run_tests(r"\d*", 0) is None  # a match may be empty
+
+
+@pytest.mark.parametrize("file", FILES)
+def test_anchor_spans_make_the_same_windows(file: str) -> None:
+    for _, anchor, before, _ in pattern_detector(file)._anchored:
+        for text in TEXTS:
+            plain = [m.span() for m in anchor.finditer(text)]
+            got = anchors.anchor_spans(anchor, text)
+            assert WindowCursor.windows_at(text, got, before) == WindowCursor.windows_at(
+                text, plain, before
+            ), anchor.pattern
+
+
+def test_split_tails_and_shapes() -> None:
+    assert regex_shape.split_top(r"(?i:\bq\d|\b\d+x)") == [r"(?i:\bq\d)", r"(?i:\b\d+x)"]
+    assert regex_shape.split_top(r"(?i:a(b|c))") == [r"(?i:a(b|c))"]
+    tail = tails.split_tail(r"(?<![\w\-])(?P<CITY>[A-Z][a-z]+),[ \t]*(?P<ST>OH|MA)\b", 0)
+    assert tail == tails.Tail(r",[ \t]*(?P<ST>OH|MA)\b", 0)
+    assert tails.split_tail(r"[A-Z][a-z]+\s+\d{5}", 0) is None  # a digit tail: not selective
+    assert gates.no_line_break(r"[A-Z][a-z]+,[ \t]*[A-Z]") and not gates.no_line_break(r"a\sb")
+    assert gates.max_breaks(r"[A-Z]\.\s?[A-Z]") == 1 and gates.max_breaks(r"a\s+b") is None
+
+
+@pytest.mark.parametrize("file", FILES)
+def test_notes_whose_lower_case_moves_offsets(file: str) -> None:
+    """A note where lower-casing changes the length (dotted I) cannot use the word lane:
+    the regex searchers give the same matches."""
+    det = pattern_detector(file)
+    for text in TEXTS[:3] + TEXTS[-40:]:
+        odd = "\u0130 " + text
+        got = [(a, b, label, p.name) for a, b, label, p in det.iter_matches(odd)]
+        assert got == _reference(file, odd)
