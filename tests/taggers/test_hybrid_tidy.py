@@ -85,3 +85,23 @@ def test_the_label_of_the_next_form_field_is_cut_off() -> None:
         [crf(text, "12 Wharf St. Account #", "STREET"), crf(text, "Ann Lee:", "DOCTOR")],
     )
     assert texts(spans) == [("STREET", "12 Wharf St."), ("DOCTOR", "Ann Lee")]
+
+
+def test_crf_dates_that_can_be_no_date_are_dropped_by_their_shape() -> None:
+    text = (
+        "BP 104/66, temp 20-25 C, CPT 72148 at 0659; Job 88213047; seen Sun 3/1, "
+        "Presidents' Day, 8/47, 2043-03-01, 20240315, '90s, Christmas; ref 2039310008917."
+    )
+    parts = ["104/66", "20-25", "72148", "0659", "Job", "Sun 3/1", "Presidents' Day",
+             "8/47", "2043-03-01", "20240315", "'90s", "Christmas", "2039310008917"]  # fmt: skip
+    kept = texts(clinical_filter(text, [crf(text, p, "DATE") for p in parts]))
+    assert kept == [
+        ("DATE", "Sun 3/1"),
+        ("DATE", "Presidents' Day"),
+        ("DATE", "8/47"),
+        ("DATE", "2043-03-01"),
+        ("DATE", "20240315"),
+        ("DATE", "'90s"),
+        ("DATE", "Christmas"),
+        ("IDNUM", "2039310008917"),  # a long number is PHI of some kind: kept, not a date
+    ]

@@ -91,7 +91,13 @@ _ALPHA = re.compile(r"[A-Za-z]{2,}")
 #: the only CRF spans a clinical pattern can block: short numbers (``8/10``, ``15``, ``1300``)
 _SHORT_NUMBER = re.compile(r"^[#(]?\d[\d/.:+\-x ]{0,6}\)?$")
 _WINDOW = 80
-_SLASHED = re.compile(r"^(\d{1,2})/(\d{1,2})$")
+#: words of holiday names too ambiguous for the CRF's date dictionary (Labor Day, the day)
+_DATE_NAME_WORDS = frozenset(
+    ["day", "days", "eve", "new", "year", "year's", "weekend", "holiday", "holidays", "labor",
+     "labour", "memorial", "independence", "veterans", "mother's", "father's", "boxing"]
+)  # fmt: skip
+_NUMBERS = re.compile(r"\d+")
+_LETTER = re.compile(r"[A-Za-z]")
 
 
 def _is_crf(span: Span) -> bool:
@@ -198,26 +204,97 @@ def _blocker() -> Any:
 
 
 def _bad_date(mention: str) -> bool:
+    """Can this CRF DATE mention be no date? Judged on its shape only (a CRF tags numbers
+    by their neighbours, so blood pressures, scores, ranges, codes and clock times slip in).
+    """
     if "/" in mention:
         words = [w.lower() for w in _ALPHA.findall(mention)]
-        if any(w not in _MONTHS for w in words):
+        if any(w not in _date_words() for w in words):
             return True
-    m = _SLASHED.match(mention)
-    return m is not None and int(m.group(1)) > 12 and int(m.group(2)) > 12
+    if not any(ch.isdigit() for ch in mention):
+        # words only: common English words and no month, weekday, season or holiday word
+        # (``Job``, ``cutoff``); an unknown word may be a holiday or PHI of another type
+        from phiscrub.taggers.hybrid_steps import common_words
+
+        words = [w.lower() for w in _ALPHA.findall(mention)]
+        return all(w in common_words() and w not in _date_words() for w in words)
+    if _LETTER.search(mention):
+        return False  # 3rd, '90s, Q3, 12-Mar
+    parts = [int(x) for x in _NUMBERS.findall(mention)]
+    sizes = [len(x) for x in _NUMBERS.findall(mention)]
+    if len(parts) == 1:
+        return not _compact_date(mention.strip(_OUTER))
+    if len(parts) == 2:
+        if 3 in sizes or sizes.count(4) == 2:
+            return True  # 104/66, 2000-2015
+        if 4 in sizes:
+            return not 1 <= parts[1 - sizes.index(4)] <= 12  # month and year
+        return min(parts) > 12  # 24/31; but 8/47 is August 1947
+    if len(parts) == 3:
+        return not _three_part_date(parts, sizes)
+    return True
+
+
+def _month_day(month: int, day: int) -> bool:
+    return 1 <= month <= 12 and 1 <= day <= 31
+
+
+def _three_part_date(parts: list[int], sizes: list[int]) -> bool:
+    """m d y, d m y or y m d, with a year of 2 or 4 digits where it stands."""
+    a, b, c = parts
+    if sizes[2] in (2, 4) and sizes[0] <= 2 and sizes[1] <= 2:
+        return _month_day(a, b) or _month_day(b, a)
+    if sizes[0] == 4 and sizes[1] <= 2 and sizes[2] <= 2:
+        return _month_day(b, c)
+    return False
+
+
+def _compact_date(digits: str) -> bool:
+    """A run of digits that is a date: a year (1900-2100), or mmddyy / ddmmyy / yymmdd,
+    or yyyymmdd / mmddyyyy / ddmmyyyy. Clock times (``0659``) and codes are not."""
+    if not digits.isdigit():
+        return False
+    n = len(digits)
+    if n == 4:
+        return digits[0] != "0" and 1900 <= int(digits) <= 2100
+    if n == 6:
+        x, y, z = int(digits[:2]), int(digits[2:4]), int(digits[4:])
+        return _month_day(x, y) or _month_day(y, x) or _month_day(y, z)
+    if n == 8:
+        year_first = 1900 <= int(digits[:4]) <= 2100 and _month_day(
+            int(digits[4:6]), int(digits[6:])
+        )
+        x, y = int(digits[:2]), int(digits[2:4])
+        year_last = 1900 <= int(digits[4:]) <= 2100 and (_month_day(x, y) or _month_day(y, x))
+        return year_first or year_last
+    return n <= 2  # a day of the month ("the 3rd" is tokenized apart)
+
+
+@functools.cache
+def _date_words() -> frozenset[str]:
+    from phiscrub.features.lexicons import feature_lexicons
+
+    return feature_lexicons().dictionaries["date"] | _MONTHS | _DATE_NAME_WORDS
 
 
 def clinical_filter(text: str, spans: Sequence[Span]) -> list[Span]:
     """CRF spans of number-like categories that the rules' clinical invalidation would
-    block, or slashed DATEs that cannot be dates, are dropped."""
-    drop: set[Span] = set()
+    block, or DATEs that can be no date, are dropped; a long number the CRF called a DATE
+    (7 digits or more, no date) is kept as an IDNUM: it is PHI of some kind far more often
+    than not, and dropping it would leak it."""
+    out: list[Span] = []
     for s in spans:
-        if not _is_crf(s) or s.category not in _NUMBERLIKE:
-            continue
-        if (s.label == "DATE" and _bad_date(s.text)) or (
-            _SHORT_NUMBER.match(s.text) and _blocked(text, s)
-        ):
-            drop.add(s)
-    return [s for s in spans if s not in drop] if drop else list(spans)
+        if _is_crf(s) and s.category in _NUMBERLIKE:
+            if s.label == "DATE" and _bad_date(s.text):
+                if sum(ch.isdigit() for ch in s.text) >= 7:
+                    out.append(
+                        Span(s.start, s.end, "IDNUM", s.text, s.source + "+notdate", s.score)
+                    )
+                continue
+            if _SHORT_NUMBER.match(s.text) and _blocked(text, s):
+                continue
+        out.append(s)
+    return out
 
 
 def _blocked(text: str, span: Span) -> bool:
