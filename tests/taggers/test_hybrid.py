@@ -162,6 +162,16 @@ def test_propagation_needs_confidence_and_skips_common_words() -> None:
     assert [s.text for s in out] == ["John White", "John White", "Quimby Zed"]
 
 
+def test_propagation_tags_a_bare_first_name_but_no_credential() -> None:
+    text = "Patient: Priya Venkataraman, PhD\nHi Priya, your labs are back. PhD student."
+    full = span(text, "Priya Venkataraman", "PATIENT", "crf", 0.99)
+    (out,) = steps.propagate([text], [[full]])
+    assert [(s.text, s.label) for s in out] == [
+        ("Priya Venkataraman", "PATIENT"),
+        ("Priya", "PATIENT"),
+    ]
+
+
 # -- the compiled decoder ----------------------------------------------------------
 def _brute_force(emit: list[list[float]], trans: list[list[float]]) -> list[int]:
     from itertools import product

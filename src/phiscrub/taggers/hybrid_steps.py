@@ -218,8 +218,7 @@ def doctor_after_title(text: str, spans: Sequence[Span]) -> list[Span]:
     credential = _credential()
     for s in spans:
         if s.category == "NAME" and (
-            _TITLE.search(text[max(0, s.start - 10) : s.start])
-            or credential.match(text, s.end)
+            _TITLE.search(text[max(0, s.start - 10) : s.start]) or credential.match(text, s.end)
         ):
             doctors.add(s.text)
             doctors.add(s.text.split()[-1])
@@ -261,9 +260,13 @@ def common_words(max_level: int = 20) -> frozenset[str]:
 
 
 def _seeds(spans: Sequence[Span], min_score: float) -> dict[str, tuple[str, float]]:
-    """Strings worth propagating: confident NAME and ID spans, and surnames of full names."""
+    """Strings worth propagating: confident NAME and ID spans, and each distinctive word of
+    a full name (a surname, and a first name: messages greet ``Hi Priya``; ``LAST, FIRST``
+    headers put it last). A word is distinctive when it is capitalized, 3 letters or
+    more, not common English and not a credential (``PhD``)."""
     out: dict[str, tuple[str, float]] = {}
     common = common_words()
+    credential = _credential()
     for s in spans:
         if s.score < min_score or s.category not in ("NAME", "ID"):
             continue
@@ -271,9 +274,14 @@ def _seeds(spans: Sequence[Span], min_score: float) -> dict[str, tuple[str, floa
             out.setdefault(s.text, (s.label, s.score))
         words = _WORD.findall(s.text)
         if s.label in ("PATIENT", "DOCTOR") and len(words) > 1:
-            last = words[-1]
-            if len(last) >= 3 and last[0].isupper() and last.lower() not in common:
-                out.setdefault(last, (s.label, s.score))
+            for word in words:
+                if (
+                    len(word) >= 3
+                    and word[0].isupper()
+                    and word.lower() not in common
+                    and not credential.fullmatch(" " + word)
+                ):
+                    out.setdefault(word, (s.label, s.score))
     return out
 
 
