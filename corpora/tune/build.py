@@ -25,16 +25,19 @@ sys.dont_write_bytecode = True  # leave no __pycache__ outside corpora/tune/
 
 from build_dev import load  # noqa: E402  (parse_markup + span checks of the dev corpus)
 
+from phiscrub.span import Document  # noqa: E402
+
 NAME = re.compile(r"^(9\d\d)-(\d\d)$")
 PATIENTS = range(901, 941)  # never collides with the dev patients 101-175
 
 
-def check(doc) -> list[str]:
+def check(doc: Document, patients: range = PATIENTS) -> list[str]:
     """Problems of one parsed note beyond what build_dev.load already checks."""
     problems = []
     m = NAME.match(doc.id)
-    if not m or int(m.group(1)) not in PATIENTS:
-        problems.append(f"file name must be <901-940>-<NN>.txt, got {doc.id}")
+    if not m or int(m.group(1)) not in patients:
+        span = f"{patients.start}-{patients.stop - 1}"
+        problems.append(f"file name must be <{span}>-<NN>.txt, got {doc.id}")
     spans = sorted(doc.layer("gold"), key=lambda s: (s.start, s.end))
     for a, b in pairwise(spans):
         if a.overlaps(b):
@@ -42,19 +45,20 @@ def check(doc) -> list[str]:
     return problems
 
 
-def main(argv: list[str] | None = None) -> int:
+def main(argv: list[str] | None = None, root: Path = HERE, patients: range = PATIENTS) -> int:
+    """Build ``root/xml`` from ``root/src`` (by default this tuning corpus)."""
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--check", action="store_true", help="validate the sources only")
     args = ap.parse_args(argv)
     docs, bad = [], 0
-    for path in sorted((HERE / "src").glob("*.txt")):
+    for path in sorted((root / "src").glob("*.txt")):
         try:
             doc = load(path)
         except Exception as exc:  # report every bad source, then fail
             print(f"{path.name}: {exc}", file=sys.stderr)
             bad += 1
             continue
-        for problem in check(doc):
+        for problem in check(doc, patients):
             print(f"{path.name}: {problem}", file=sys.stderr)
             bad += 1
         docs.append(doc)
@@ -65,10 +69,10 @@ def main(argv: list[str] | None = None) -> int:
 
     from phiscrub.io import read_corpus, write_corpus
 
-    out = HERE / "xml"
+    out = root / "xml"
     out.mkdir(parents=True, exist_ok=True)
     for stale in out.glob("*.xml"):  # a renamed or deleted source must not leave its XML
-        if not (HERE / "src" / f"{stale.stem}.txt").exists():
+        if not (root / "src" / f"{stale.stem}.txt").exists():
             stale.unlink()
     write_corpus(docs, out, format="i2b2-2014")
 
