@@ -7,7 +7,9 @@ number clinical (``BP 120/80``, ``GCS 15``) lives in ``data/patterns/clinical.to
 
 from __future__ import annotations
 
+import functools
 import re
+import unicodedata
 from collections.abc import Callable, Mapping
 from types import MappingProxyType
 
@@ -17,7 +19,7 @@ Validator = Callable[[str, int, int], bool]
 _SPLIT = re.compile(r"[/.\-]")
 _UNIT_AFTER = re.compile(
     r"\s?(?:mg|mcg|g|kg|lbs?|ml|mL|L|cc|units?|u|iu|IU|meq|mEq|mmol|kcal|cal|min|mins|"
-    r"sec|hrs?|h|hours?|cells|copies|ms|mmHg|bpm|%|x)\b",
+    r"sec|hrs?|h|hours?|cells|copies|ms|mmHg|bpm|%|x|ng|pg|ug|\u00b5g|nmol|pmol|umol|mIU|U/L)\b",
 )
 _TIME_BEFORE = re.compile(r"(?:\bat|@|~|\baround|\bnoon|\d-)\s*$", re.I)
 
@@ -134,9 +136,135 @@ def has_digit(text: str, start: int, end: int) -> bool:
     return any(c.isdigit() for c in text[start:end])
 
 
+def digits3(text: str, start: int, end: int) -> bool:
+    """An identifier holds at least 3 digits (``licence.<newline>4.`` is a list number)."""
+    return sum(c.isdigit() for c in text[start:end]) >= 3
+
+
 def zip5(text: str, start: int, end: int) -> bool:
     """A ZIP code is not 00000."""
     return text[start : start + 5] != "00000"
+
+
+def month_year2(text: str, start: int, end: int) -> bool:
+    """A month and a 2-digit year (``11/44`` after ``exp``): the month is 1-12."""
+    parts = [p for p in _SPLIT.split(text[start:end]) if p]
+    return len(parts) == 2 and all(p.isdigit() for p in parts) and 1 <= int(parts[0]) <= 12
+
+
+_CLOCK = re.compile(r"(?:[01]\d|2[0-3])[0-5]\d")
+
+
+def uk_phone(text: str, start: int, end: int) -> bool:
+    """A UK national number: 10 or 11 digits with the trunk 0, and not a row of clock times."""
+    groups = re.findall(r"\d+", text[start:end])
+    d = "".join(groups)
+    if len(d) not in (10, 11) or d[0] != "0":
+        return False
+    return not all(len(g) == 4 and _CLOCK.fullmatch(g) for g in groups)
+
+
+def intl_phone(text: str, start: int, end: int) -> bool:
+    """An international number: 8 to 15 digits in all (ITU E.164)."""
+    return 8 <= len(_digits(text[start:end])) <= 15
+
+
+#: generic words that look like logins but name no one
+_NOT_HANDLE_WORDS = (
+    "admin administrator system root guest user users staff nurse nursing doctor provider "
+    "pharmacy scribe interpreter patient family unknown none pending epic cerner portal "
+    "triage dictation transcription sysadmin support helpdesk noreply"
+)
+_NOT_HANDLES = frozenset(_NOT_HANDLE_WORDS.split())
+_HANDLE_CHARS = re.compile(r"[a-z]+")
+_NAME_WORD = re.compile(r"[^\W\d_]+(?:['\u2019\-][^\W\d_]+)*")
+
+
+def _fold(word: str) -> str:
+    """Lower case, accents dropped, letters only (Barragán -> barragan, Ruiz-Tagle -> ruiztagle)."""
+    w = unicodedata.normalize("NFKD", word).encode("ascii", "ignore").decode().lower()
+    return "".join(c for c in w if c.isalpha())
+
+
+@functools.cache
+def _common_words() -> frozenset[str]:
+    from phiscrub.detect import lexicon  # the lexicons load lazily, once
+
+    return frozenset(lexicon.lexicons().common_words)
+
+
+def _capitalised(text: str, start: int) -> list[str]:
+    """The capitalised words of the same line, up to 100 chars back."""
+    line_start = text.rfind("\n", 0, start) + 1
+    window = text[max(line_start, start - 100) : start]
+    return [m.group() for m in _NAME_WORD.finditer(window) if m.group()[0].isupper()]
+
+
+def _name_parts(text: str, start: int) -> set[str]:
+    """The capitalised words (and hyphenated compounds) of the same line, up to 100 chars back."""
+    parts: set[str] = set()
+    for word in _capitalised(text, start):
+        parts.add(_fold(word))
+        parts.update(_fold(p) for p in re.split(r"['\u2019\-]", word))
+    return {p for p in parts if len(p) >= 3}
+
+
+def _derived_from_name(handle: str, text: str, start: int) -> bool:
+    """The handle is made from a name on the line before it: up to 3 initials or a first
+    name, then a surname, then at most 2 letters, digits or an underscore tail
+    (cduvall, toyelaran, bnakamuraflynn, smithj, lferreira_scribe)."""
+    letters = _HANDLE_CHARS.match(handle.lower())
+    if letters is None:
+        return False
+    h = letters.group()
+    common = _common_words()
+    initials = {_fold(w)[:1] for w in _capitalised(text, start)}
+    for w in _name_parts(text, start):
+        i = h.find(w)
+        if i < 0:
+            continue
+        tail = h[i + len(w) :]
+        if w in common and not (1 <= i <= 3 and all(c in initials for c in h[:i])):
+            continue  # a surname that is also a word (Quill) needs the initials in front
+        if i <= 3 and len(tail) <= 2 and (i > 0 or tail not in ("", "s", "es")):
+            return True
+        if i > 3 and tail == "" and _fold(h[:i]) in _name_parts(text, start):
+            return True  # first name + surname (mariagarcia)
+    return False
+
+
+def _handle_shape(handle: str, loose: bool) -> bool:
+    if not 3 <= len(handle) <= 30 or not handle[0].isalpha():
+        return False
+    low = handle.lower()
+    if low in _NOT_HANDLES:
+        return False
+    core = low.rstrip("0123456789")
+    if any(c.isdigit() for c in handle) or "_" in handle or "." in handle.strip("."):
+        return bool(core) and core not in _NOT_HANDLES
+    if not (handle.islower() or (loose and handle.isupper())):
+        return False  # a capitalised word after "signed by" is a name, not a login
+    return len(handle) >= 5 and low not in _common_words()
+
+
+def handle(text: str, start: int, end: int) -> bool:
+    """A login after a login trigger (user, login, e-sig): digits, _ or . inside, made from a
+    name on the line, or a lower-case word of 5+ letters that is not an English word."""
+    h = text[start:end]
+    if _derived_from_name(h, text, start):
+        return True
+    return not h.isupper() and _handle_shape(h, loose=False)
+
+
+def handle_loose(text: str, start: int, end: int) -> bool:
+    """``handle``, and also an upper-case non-word after an explicit ``login`` (CIBARRAW)."""
+    h = text[start:end]
+    return _derived_from_name(h, text, start) or _handle_shape(h, loose=True)
+
+
+def handle_of_name(text: str, start: int, end: int) -> bool:
+    """A login written in parentheses right after a person: made from that person's name."""
+    return _derived_from_name(text[start:end], text, start)
 
 
 VALIDATORS: Mapping[str, Validator] = MappingProxyType(
@@ -152,5 +280,12 @@ VALIDATORS: Mapping[str, Validator] = MappingProxyType(
         "nanp": nanp,
         "has_digit": has_digit,
         "zip5": zip5,
+        "digits3": digits3,
+        "month_year2": month_year2,
+        "uk_phone": uk_phone,
+        "intl_phone": intl_phone,
+        "handle": handle,
+        "handle_loose": handle_loose,
+        "handle_of_name": handle_of_name,
     }
 )
