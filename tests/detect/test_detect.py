@@ -90,6 +90,15 @@ def test_role_negative_set_has_no_false_positives() -> None:
     assert [(s.text, s.label) for s in spans] == []
 
 
+def test_place_negative_set_has_no_false_positives() -> None:
+    """Generic departments, units, facility words, odds ratios, scales next to numbers
+    (LOCATION rules): no span at all."""
+    text = (CASES / "negatives_places.txt").read_text(encoding="utf-8")
+    assert len(text.split()) >= 300
+    spans = get_pipeline("rules").run(Document("neg4", text))
+    assert [(s.text, s.label) for s in spans] == []
+
+
 def test_cli_detect_then_eval(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     src = tmp_path / "in"
     src.mkdir()

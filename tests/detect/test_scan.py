@@ -18,7 +18,12 @@ CASES = Path(__file__).parent / "cases"
 def _texts() -> list[str]:
     out = [
         (CASES / name).read_text(encoding="utf-8")
-        for name in ("negatives.txt", "negatives_heldout.txt", "negatives_roles.txt")
+        for name in (
+            "negatives.txt",
+            "negatives_heldout.txt",
+            "negatives_roles.txt",
+            "negatives_places.txt",
+        )
     ]
     for path in sorted(CASES.glob("*.json")):
         data = json.loads(path.read_text(encoding="utf-8"))

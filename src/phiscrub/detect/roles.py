@@ -27,8 +27,24 @@ _WORD_BEFORE = re.compile(r"([A-Za-z0-9][A-Za-z0-9\-']*)[ ]$")
 #: is said "is a ...", "retired ...", "(...)", ", ...", "Social: ...", "58M ..."
 _PERSON_JOB = re.compile(
     r"(?:\b(?:a|an|is|was|as|retired|former|semi-retired|Retired|Former|self-employed)[ ]"
-    r"|\([ ]?|[,:][ ]+|\b\d{1,3}[ ]?(?:yo|y/o|M|F|-year-old)[ ]|-year-old[ ])$"
+    r"|\([ ]?|[,:][ ]+|\b\d{1,3}[ ]?(?:yo|y/o|M|F|-year-old)[ ]|-year-old[ ])"
+    # one or two describing words may stand between ("a 38 y/o right-handed teacher",
+    # "46-year-old premenopausal teacher", "RHD commercial fisherman")
+    r"(?:(?:[a-z]+(?:-[a-z]+)+|RHD|LHD|premenopausal|postmenopausal|single|married|divorced|"
+    r"widowed|local|unemployed|part-time|full-time)[ ]){0,2}$"
 )
+#: the stricter context of care-giving occupations (``professions_medical.txt``): only a
+#: person's own job ("is a pharmacist", "retired nurse", "trained as a nursing technician"),
+#: never "there is a nurse at the bedside" or "the nurse"; "works as a nurse" stays untagged
+#: (the project's decision in name.toml, MEDSTAFF)
+_OWN_JOB = re.compile(
+    r"(?<![Tt]here )\b(?:is|was|Is|Was)[ ](?:a|an)[ ](?:retired[ ]|former[ ])?$"
+    r"|\b(?:retired|former|Retired|Former)[ ]$"
+    r"|\b[Tt]rained[ ]as[ ](?:a|an)[ ]$"
+)
+#: a hyphenated modifier made of letters ("hay-ranch foreman", "tool-and-die maker"); not a
+#: participle ("right-handed"), not "year-old"
+_COMPOUND = re.compile(r"[a-z]+(?:-[a-z]+)+")
 
 
 def _lines(name: str) -> list[str]:
@@ -41,9 +57,15 @@ def occupations() -> tuple[frozenset[str], frozenset[str]]:
     """(occupations, modifiers), lower case."""
     jobs = frozenset(_lines("professions.txt"))
     mods = set(_lines("profession_modifiers.txt"))
-    for job in jobs:
+    for job in jobs | medical_occupations():
         mods.update(w for w in job.split(" ")[:-1] if "'" not in w)
     return jobs, frozenset(mods)
+
+
+@functools.cache
+def medical_occupations() -> frozenset[str]:
+    """Care-giving occupations: PROFESSION only as a person's own job (``_OWN_JOB``)."""
+    return frozenset(_lines("professions_medical.txt"))
 
 
 @dataclass
@@ -55,11 +77,13 @@ class ProfessionDetector:
     max_modifiers: int = 3
     _by_last: dict[str, list[tuple[str, ...]]] = field(init=False, repr=False)
     _mods: frozenset[str] = field(init=False, repr=False)
+    _medical: frozenset[tuple[str, ...]] = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
         jobs, self._mods = occupations()
+        self._medical = frozenset(tuple(_SEP.split(j)) for j in medical_occupations())
         self._by_last = {}
-        for job in sorted(jobs, key=len, reverse=True):  # longest entry first
+        for job in sorted(jobs | medical_occupations(), key=len, reverse=True):  # longest first
             words = tuple(_SEP.split(job))
             last = re.match(r"[a-z]+", words[-1])
             assert last is not None, job
@@ -88,7 +112,11 @@ class ProfessionDetector:
             span = _match_back(text, p, words)
             if span is not None:
                 start = self._modifiers(text, span[0])
-                if _PERSON_JOB.search(text, max(0, start - 16), start) is None:
+                if words in self._medical:  # "is a pharmacist", not "the pharmacist"
+                    if _OWN_JOB.search(text, max(0, start - 40), start) is None:
+                        return None
+                    return start, span[1]
+                if _PERSON_JOB.search(text, max(0, start - 60), start) is None:
                     return None  # "sent to attorney", "a home health aide was discussed"
                 return start, span[1]
         return None
@@ -96,10 +124,22 @@ class ProfessionDetector:
     def _modifiers(self, text: str, start: int) -> int:
         for _ in range(self.max_modifiers):
             m = _WORD_BEFORE.search(text, max(0, start - 40), start)
-            if m is None or m.group(1).lower() not in self._mods:
+            if m is None or not self._modifier(m.group(1)):
                 break
             start = m.start()
         return start
+
+    def _modifier(self, word: str) -> bool:
+        """A listed modifier, or a compound of letters that is not a participle or an age
+        ("hay-ranch", "tool-and-die", "high-school"; not "right-handed", "year-old")."""
+        w = word.lower()
+        if w in self._mods:
+            return True
+        return (
+            _COMPOUND.fullmatch(w) is not None
+            and not w.endswith(("ed", "old", "ing"))
+            and w.split("-")[0] not in {"non", "self", "well", "full", "part", "long-term"}
+        ) or all(p in self._mods for p in w.split("-") if p)
 
 
 def _match_back(text: str, p: int, words: tuple[str, ...]) -> tuple[int, int] | None:
