@@ -172,6 +172,16 @@ def test_propagation_tags_a_bare_first_name_but_no_credential() -> None:
     ]
 
 
+def test_propagation_tags_an_institutions_initials() -> None:
+    text = "Seen at Tamarack Valley Medical Center.\nTVMC MRN 4471. TV at home. St Joseph Clinic."
+    hosp = span(text, "Tamarack Valley Medical Center", "HOSPITAL", "crf", 0.99)
+    short = span(text, "St Joseph Clinic", "HOSPITAL", "crf", 0.99)
+    (out,) = steps.propagate([text], [[hosp, short]])
+    assert [(s.text, s.label) for s in out if s.source.endswith("propagate")] == [
+        ("TVMC", "HOSPITAL"),  # SJC is not in the note; two-word names give no initials
+    ]
+
+
 # -- the compiled decoder ----------------------------------------------------------
 def _brute_force(emit: list[list[float]], trans: list[list[float]]) -> list[int]:
     from itertools import product

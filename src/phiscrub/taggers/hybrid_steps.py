@@ -268,6 +268,10 @@ def _seeds(spans: Sequence[Span], min_score: float) -> dict[str, tuple[str, floa
     common = common_words()
     credential = _credential()
     for s in spans:
+        if s.score >= min_score and s.label in ("HOSPITAL", "ORGANIZATION"):
+            initials = _acronym(s.text)
+            if initials:
+                out.setdefault(initials, (s.label, s.score))
         if s.score < min_score or s.category not in ("NAME", "ID"):
             continue
         if len(s.text) >= 3 and any(ch.isalnum() for ch in s.text):
@@ -283,6 +287,19 @@ def _seeds(spans: Sequence[Span], min_score: float) -> dict[str, tuple[str, floa
                 ):
                     out.setdefault(word, (s.label, s.score))
     return out
+
+
+#: small words left out of an institution's initials
+_SMALL = frozenset(["of", "the", "and", "for", "at", "de", "la", "du"])
+
+
+def _acronym(name: str) -> str:
+    """The initials an institution goes by (``Tamarack Valley Medical Center`` -> ``TVMC``):
+    the first letters of its capitalized words, when there are 3 or more."""
+    words = [w for w in re.findall(r"[A-Za-z][A-Za-z'\u2019]*", name) if w.lower() not in _SMALL]
+    if len(words) < 3 or not all(w[0].isupper() for w in words):
+        return ""
+    return "".join(w[0] for w in words)
 
 
 def _mentions(text: str, strings: Collection[str]) -> list[tuple[int, int, str]]:
