@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from phiscrub.detect import lanes, scan
-from phiscrub.detect.patterns import _hits
+from phiscrub.detect.patterns import PatternDetector, _hits
 from phiscrub.detect.registry import RULE_FILES, pattern_detector, pattern_file
 
 CASES = Path(__file__).parent / "cases"
@@ -82,10 +82,13 @@ def test_every_kind_is_used() -> None:
     assert {"trigger", "prefix", "first"} <= kinds
 
 
-def _reference(file: str, text: str) -> list[tuple[int, int, str, str]]:
+def _reference(
+    file: str, text: str, det: PatternDetector | None = None
+) -> list[tuple[int, int, str, str]]:
     """One alternation of the file's plain regexes, leftmost first, earlier pattern winning a
-    tie, a match failing its hooks giving way to the next one: what the lanes must return."""
-    det = pattern_detector(file)
+    tie, a match failing its hooks giving way to the next one: what the lanes must return.
+    ``det``: another detector than the file's (its patterns)."""
+    det = det if det is not None else pattern_detector(file)
     cands: list[tuple[int, int, re.Match[str], int]] = []
     order = 0
     for k, comp in enumerate(det._order):
@@ -123,6 +126,11 @@ def test_lanes_are_used() -> None:
     assert det._lanes and det._word_full
     assert lanes.at_word(r"(?i:\b(?:pain|score))")
     assert not lanes.at_word(r"(?:\bfoo|bar)")
+    # after a look-behind: one that takes every ASCII letter, or that ends with a non-letter
+    assert lanes.at_word(r"(?<![A-Za-z])Foo") and lanes.at_word(r"(?i:(?<![a-z])foo)")
+    assert not lanes.at_word(r"(?<![a-z])Foo")  # "XFoo": F starts no letter run
+    assert lanes.at_word(r"(?<=Fri/)Sat\b") and lanes.at_word(r"(?<=(?:Mon|Tue)-)Sun")
+    assert not lanes.at_word(r"(?<=a)Sat") and not lanes.at_word(r"(?<=Fri/x)Sat")
     assert lanes.word_starts(r"\b(?:K|Na)\s*\d", 0) == (frozenset({"K", "Na"}), False, True)
     assert lanes.word_starts(r"\bP(?:ager)?\s*\d", 0) == (frozenset({"P", "Pager"}), False, True)
     assert lanes.word_starts(r"\bMRN", 0) == (frozenset({"MRN"}), False, False)

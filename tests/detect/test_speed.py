@@ -12,7 +12,7 @@ import re
 import pytest
 
 from phiscrub.detect import anchors, digits, gates, regex_shape, tails, tries
-from phiscrub.detect.patterns import PatternDetector, load_pattern_file
+from phiscrub.detect.patterns import Pattern, PatternDetector, PatternFile, load_pattern_file
 from phiscrub.detect.registry import RULE_FILES, VALIDATORS, pattern_detector
 from phiscrub.detect.scan import WindowCursor
 
@@ -110,7 +110,7 @@ def test_split_tails_and_shapes() -> None:
     assert regex_shape.split_top(r"(?i:\bq\d|\b\d+x)") == [r"(?i:\bq\d)", r"(?i:\b\d+x)"]
     assert regex_shape.split_top(r"(?i:a(b|c))") == [r"(?i:a(b|c))"]
     tail = tails.split_tail(r"(?<![\w\-])(?P<CITY>[A-Z][a-z]+),[ \t]*(?P<ST>OH|MA)\b", 0)
-    assert tail == tails.Tail(r",[ \t]*(?P<ST>OH|MA)\b", 0)
+    assert tail == tails.Tail(r",[ \t]*(?P<ST>OH|MA)\b", 0, r"(?<![\w\-])[A-Z][a-z]+")
     assert tails.split_tail(r"[A-Z][a-z]+\s+\d{5}", 0) is None  # a digit tail: not selective
     assert gates.no_line_break(r"[A-Z][a-z]+,[ \t]*[A-Z]") and not gates.no_line_break(r"a\sb")
     assert gates.max_breaks(r"[A-Z]\.\s?[A-Z]") == 1 and gates.max_breaks(r"a\s+b") is None
@@ -125,3 +125,51 @@ def test_notes_whose_lower_case_moves_offsets(file: str) -> None:
         odd = "\u0130 " + text
         got = [(a, b, label, p.name) for a, b, label, p in det.iter_matches(odd)]
         assert got == _reference(file, odd)
+
+
+def test_tails_from_the_word_index_and_stops() -> None:
+    """Tails led by words after a head that never ends with a letter come from the word
+    index; a segment starts after the last character the head never takes. Checked on
+    patterns made for it (and on every case text) against the plain regexes."""
+    assert tails.ends_non_letter(r"[A-Z][a-z]+[ \t]+", 0)
+    assert tails.ends_non_letter(r"(?:[A-Z][a-z]+[ \t]+){1,4}", 0)
+    assert not tails.ends_non_letter(r"[A-Z][a-z]+[ \t]*", 0)  # may end with a letter
+    assert not tails.ends_non_letter(r"(?:x|\d)", 0) and not tails.ends_non_letter(r"(?<=a)", 0)
+    assert tails.ends_non_letter(r"(?i:[^a-z])", 0)
+    tail = tails.split_tail(r"(?<![\w.])(?P<D>[A-Z][a-z]+),?[ ]+(?:MD|RN)\b", 0)
+    assert tail is not None and tail.regex == r"(?:MD|RN)\b"  # two-letter words: a tail
+    assert tails.split_tail(r"[A-Z][a-z]+(?:MD|RN)\b", 0) is None  # a letter before them
+    stop = tails.stop_before(r"[A-Z][a-z]+,?[ ]+", 0)
+    assert stop is not None
+    found = stop.match("x: Jo Ann, ", 0, 11)
+    assert found is not None and found.end() == 2
+    assert tails.stop_before(r"(?s:.)+", 0) is None
+    cap = r"[A-Z][a-z]+"
+    rules = [
+        ("fac", "HOSPITAL", rf"\b(?P<v>{cap}(?:[ \t]+{cap}){{0,2}}[ \t]+(?:Hospital|Clinic))\b"),
+        ("cred", "DOCTOR", rf"(?<![\w.])(?P<DOCTOR>{cap}(?:[ ]{cap})?),?[ ]+(?:MD|RN|DO)\b"),
+        ("glued", "HOSPITAL", r"\b[A-Z][a-z]+(?:Hospital|Clinic)\b"),
+        ("wide", "HOSPITAL", r"\b(?P<v>[A-Z]\w+)[ ](?:Hospital|Clinic)\b"),
+    ]
+    det = PatternDetector(
+        PatternFile(
+            "t",
+            "",
+            tuple(
+                Pattern("t", n, label, "test", rx, anchor=r"\b(?:Hospital|Clinic|MD|RN|DO)")
+                for n, label, rx in rules
+            ),
+        ),
+        VALIDATORS,
+    )
+    assert det._tail_words and all(t.stop is not None for t in det._tails.values())
+    texts = [
+        "Seen at Mercy General Hospital today; MercyHospital; Bo Clinic.",
+        "Dr: Jane Doe, MD\nBob Ray RN and x.Al Roe DO; 3Al Bo MD, Ann  Lee, RN",
+        "St Anne Hospital\nOak Clinic, Elm Tree Clinic 9Oak Clinic S\u00e9 Clinic",
+        "\u0130 Mercy Hospital, Jo Bo, MD",  # lower case moves offsets: no word lane
+        "\u212a Mercy Hospital, Jo Bo, MD",  # the Kelvin sign
+    ]
+    for text in texts + TEXTS:
+        got = [(a, b, label, p.name) for a, b, label, p in det.iter_matches(text)]
+        assert got == _reference("t", text, det), text[:60]

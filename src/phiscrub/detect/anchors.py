@@ -53,7 +53,7 @@ def anchor_spans(anchor: re.Pattern[str], text: str) -> list[tuple[int, int]]:
 
 
 class _Plan:
-    __slots__ = ("guard", "lengths", "per_line", "regex", "tests")
+    __slots__ = ("guard", "lengths", "per_line", "regex", "tests", "useful")
 
     def __init__(
         self,
@@ -67,6 +67,21 @@ class _Plan:
         self.tests = tests
         self.guard = guard  # no digit precedes a match: only a run's first digit
         self.lengths: dict[RunKey, tuple[int, ...]] = {}  # run key -> where a match may start
+        self.useful: set[RunKey] = set()  # the keys where one may start
+
+    def learn(self, key: RunKey) -> None:
+        """Where a match may start in a run of this key: (the run's length,) when guarded
+        and the tests admit it; else the lengths k of the run's rest that they admit."""
+        n, c1, c2 = key
+        if self.guard:
+            got: tuple[int, ...] = (n,) if admits(self.tests, key) else ()
+        elif n == _MANY:
+            got = (n,)  # every digit of a long run
+        else:
+            got = tuple(k for k in range(1, n + 1) if admits(self.tests, (k, c1, c2)))
+        self.lengths[key] = got
+        if got:
+            self.useful.add(key)
 
 
 #: the run index is used for a digit-led anchor only when a match needs at least this many
@@ -109,35 +124,26 @@ def _starts(plan: _Plan, text: str) -> list[int]:
     """Every ASCII digit where the anchor may start a match (its run tests admit the rest
     of the run from there: its length and the two characters after it), sorted."""
     out: list[int] = []
-    tests = plan.tests
     runs = digit_runs(text)
-    if plan.guard:  # at a run's first digit only
-        for key, starts in runs.items():
-            got = plan.lengths.get(key)
-            if got is None:
-                got = plan.lengths[key] = (key[0],) if admits(tests, key) else ()
-            if got:
-                out.extend(starts)
-        out.sort()
-        return out
-    for key, starts in runs.items():
-        n, c1, c2 = key
-        if n == _MANY:  # a long run: every digit of it
+    keys = runs.keys()
+    for key in set(keys).difference(plan.lengths):  # keys not met before: read the tests
+        plan.learn(key)
+    lengths = plan.lengths
+    for key in keys & plan.useful:
+        starts = runs[key]
+        n = key[0]
+        if plan.guard:  # at a run's first digit only
+            out.extend(starts)
+        elif n == _MANY:  # a long run: every digit of it
             for s in starts:
                 m = _RUN.match(text, s)
                 assert m is not None
                 out.extend(range(s, m.end()))
-            continue
-        lengths = plan.lengths.get(key)
-        if lengths is None:  # from the last digit back: the rest of the run is this long
-            lengths = plan.lengths[key] = tuple(
-                k for k in range(1, n + 1) if admits(tests, (k, c1, c2))
-            )
-        if len(lengths) == 1:
-            shift = n - lengths[0]
+        elif len(got := lengths[key]) == 1:  # from the last digit back: the rest is this long
+            shift = n - got[0]
             out.extend([s + shift for s in starts])
-        elif lengths:
-            out.extend([s + n - k for s in starts for k in lengths])
+        else:
+            out.extend([s + n - k for s in starts for k in got])
     out.sort()
     return out
 

@@ -161,6 +161,8 @@ class DigitLane:
     guard: bool = False
     tests: tuple[tuple[Test, ...] | None, ...] = ()
     admitted: dict[RunKey, bool] = field(default_factory=dict, compare=False, repr=False)
+    yes: set[RunKey] = field(default_factory=set, compare=False, repr=False)  # admitted ones
+    numbers: dict[str, int] = field(default_factory=dict, compare=False, repr=False)  # group -> k
 
     @classmethod
     def build(
@@ -215,7 +217,18 @@ class DigitLane:
         got = self.admitted.get(key)
         if got is None:
             got = self.admitted[key] = any(admits(t, key) for t in self.tests)
+            if got:
+                self.yes.add(key)
         return got
+
+    def admitted_keys(self, runs: dict[RunKey, list[int]]) -> set[RunKey]:
+        """The keys of ``runs`` that the lane admits (set operations in C: a note's keys are
+        met once each, and most were seen in earlier notes)."""
+        keys = runs.keys()
+        # a set's difference with a dict walks the set (a view's would walk the dict)
+        for key in set(keys).difference(self.admitted):
+            self.admits(key)
+        return keys & self.yes
 
     def find_all(self, text: str) -> list[tuple[int, int, int, re.Match[str], DigitLane]]:
         """(start, slot, end, match, lane) of the first alternative (file order) that matches
@@ -223,18 +236,20 @@ class DigitLane:
         if not self.guard:
             return [self._hit(text, hit) for hit in self.regex.finditer(text)]
         out = []
-        match = self.regex.match
-        for key, starts in digit_runs(text).items():
-            if self.admits(key):
-                for p in starts:
-                    if (hit := match(text, p)) is not None:
-                        out.append(self._hit(text, hit))
+        match, found = self.regex.match, self._hit
+        runs = digit_runs(text)
+        for key in self.admitted_keys(runs):
+            for p in runs[key]:
+                if (hit := match(text, p)) is not None:
+                    out.append(found(text, hit))
         return out
 
     def _hit(self, text: str, hit: re.Match[str]) -> tuple[int, int, int, re.Match[str], DigitLane]:
         name = hit.lastgroup
         assert name is not None
-        k = int(name[2 : name.index("_", 2)])
+        k = self.numbers.get(name, -1)
+        if k < 0:  # the alternative's number, from its group name _L<k>_<n>
+            k = self.numbers[name] = int(name[2 : name.index("_", 2)])
         start = hit.start()
         for j in self.later[k]:  # tried after k by the regex, but first in file order
             if self.alones[j].match(text, start) is not None:

@@ -95,6 +95,26 @@ def digit_item(op: Any, av: Any, flags: int = 0) -> bool:
     return _takes_digit(_item_source(op, av, flags))
 
 
+_ASCII_LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+
+
+@functools.cache
+def _letters_of(src: str) -> int:
+    rx = re.compile(src)
+    return sum(1 for c in _ASCII_LETTERS if rx.match(c))
+
+
+def letters_taken(op: Any, av: Any, flags: int = 0) -> int | None:
+    """How many of the 52 ASCII letters the single-character item matches (the engine
+    says); None when it is not a single-character item (or cannot tell)."""
+    if op not in _CHAR_OPS:
+        return None
+    try:
+        return _letters_of(_item_source(op, av, flags))
+    except _Unknown:
+        return None
+
+
 def _takes_other(op: Any, av: Any) -> bool:
     """Can the item match a character that is not an ASCII digit? (True when unsure)"""
     if op is C.LITERAL:

@@ -12,6 +12,10 @@ text) and shared by every pattern file and dictionary:
   table is memoised across notes). An alternative that may also start with a digit or a
   rare character (``[NSEW]?\\d{1,6}...``) takes its letter starts from here, the others
   from a digit lane (:mod:`phiscrub.detect.digits`).
+- **word anchors and word tails**: a pattern's anchor led by words, and the tail of an
+  alternative searched in windows when it starts a letter run (:mod:`phiscrub.detect.tails`),
+  are rows of the same table (slots ``ANCHOR_SLOT + pattern``, ``TAIL_SLOT + slot``) whose
+  places are exact.
 
 Exact: the same matches at the same positions as the plain regexes (checked by
 ``tests/detect/test_scan.py``).
@@ -25,6 +29,7 @@ from dataclasses import dataclass, field
 from re import _constants as C  # type: ignore[attr-defined]
 from typing import Any
 
+from phiscrub.detect.gates import letters_taken
 from phiscrub.detect.regex_shape import parse, whole_words
 from phiscrub.detect.scan import (
     MAX_STARTS,
@@ -34,6 +39,7 @@ from phiscrub.detect.scan import (
 
 _WORD = re.compile(r"[A-Za-z]+")
 _LEAD_LETTERS = re.compile(r"[a-z]*")
+_ALL_LETTERS = 52
 #: memoised word -> alternatives rows kept at most (clinical vocabularies are bounded)
 _MEMO_MAX = 200_000
 
@@ -60,7 +66,7 @@ def note_index(text: str) -> NoteIndex:
     words: dict[str, list[int]] = {}
     get = words.get
     for m in _WORD.finditer(text):
-        w = m.group()
+        w = m[0]
         got = get(w)
         if got is None:
             words[w] = [m.start()]
@@ -82,6 +88,9 @@ _Row = tuple[int, int, str, bool, bool]
 _Action = tuple[int, int, tuple[tuple[str, bool], ...] | None]
 #: word-lane slots of anchors are ``ANCHOR_SLOT + pattern index``; alternatives use lower ones
 ANCHOR_SLOT = 1 << 20
+#: word-lane slots of the word-led tails of alternatives (:mod:`phiscrub.detect.tails`) are
+#: ``TAIL_SLOT + alternative slot``
+TAIL_SLOT = 2 << 20
 
 
 @dataclass
@@ -141,7 +150,8 @@ class _WordDispatch:
         """slot -> sorted candidate start positions, for one file (all files computed once).
         Positions of an alternative may include some where its start string does not
         continue as the word does (its regex is tried there and fails); those of an anchor
-        (``slot >= ANCHOR_SLOT``) are exact."""
+        (``slot >= ANCHOR_SLOT``) are exact. The lists may be the note index's own: read
+        only."""
         if self.last is None or self.last[0] is not ix.text:
             self.last = (ix.text, self._all(ix))
         return self.last[1].get(owner, {})
@@ -172,15 +182,16 @@ class _WordDispatch:
                     ]
                     if not ps:
                         continue
+                # the index's own lists are shared (read only); a slot that several words
+                # start gets a new list
                 per = out.get(owner)
                 if per is None:
-                    out[owner] = {slot: list(ps)}
-                elif slot in per:
-                    got = per[slot]
-                    got.extend(ps)
-                    merged.append(got)
+                    out[owner] = {slot: ps}
+                elif (got := per.get(slot)) is None:
+                    per[slot] = ps
                 else:
-                    per[slot] = list(ps)
+                    per[slot] = got = got + ps
+                    merged.append(got)
         for got in merged:  # each word's positions are sorted and no two words share one
             got.sort()
         return out
@@ -240,15 +251,18 @@ def _lead_ok(starts: frozenset[str]) -> bool:
 
 
 def at_word(alt: str, bits: int = 0) -> bool:
-    """Does every match start where a run of letters starts (``\\b`` or ``(?<![\\w...])``
-    first on every path, perhaps inside opening groups: ``(?i:\\b(?:pain|score)...``)?"""
+    """Does every match start where a run of ASCII letters may start: after ``\\b``, after
+    ``(?<![\\w...])`` (a negative look-behind of one class that takes every ASCII letter) or
+    after a look-behind whose last item takes no ASCII letter (``(?<=Fri/)``), first on every
+    path, perhaps inside opening groups: ``(?i:\\b(?:pain|score)...``?"""
     try:
-        return _at_word_seq(parse(alt, bits).data)
+        parsed = parse(alt, bits)
+        return _at_word_seq(parsed.data, parsed.state.flags)
     except re.error:
         return False
 
 
-def _at_word_seq(items: Sequence[tuple[Any, Any]]) -> bool:
+def _at_word_seq(items: Sequence[tuple[Any, Any]], flags: int) -> bool:
     if not items:
         return False
     op, av = items[0]
@@ -256,17 +270,12 @@ def _at_word_seq(items: Sequence[tuple[Any, Any]]) -> bool:
         return av is C.AT_BOUNDARY
     if op is C.ASSERT_NOT and av[0] == -1:  # a negative look-behind of one class
         inner = av[1].data
-        return (
-            len(inner) == 1
-            and inner[0][0] is C.IN
-            and any(
-                (o is C.CATEGORY and a is C.CATEGORY_WORD)
-                or (o is C.RANGE and a in ((ord("a"), ord("z")), (ord("A"), ord("Z"))))
-                for o, a in inner[0][1]
-            )
-        )
+        return len(inner) == 1 and letters_taken(inner[0][0], inner[0][1], flags) == _ALL_LETTERS
+    if op is C.ASSERT and av[0] == -1:  # a look-behind whose last character is no letter
+        inner = av[1].data
+        return bool(inner) and letters_taken(inner[-1][0], inner[-1][1], flags) == 0
     if op is C.SUBPATTERN:
-        return _at_word_seq(av[3].data)
+        return _at_word_seq(av[3].data, (flags | av[1]) & ~av[2])
     if op is C.BRANCH:
-        return all(_at_word_seq(alt.data) for alt in av[1])
+        return all(_at_word_seq(alt.data, flags) for alt in av[1])
     return False

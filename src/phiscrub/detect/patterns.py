@@ -29,6 +29,7 @@ position), but each is searched on its own by the fast searchers of ``scan.py``.
 from __future__ import annotations
 
 import heapq
+import operator
 import re
 import tomllib
 from collections.abc import Callable, Iterator, Mapping
@@ -38,7 +39,7 @@ from typing import Any
 
 from phiscrub.detect.anchors import anchor_spans
 from phiscrub.detect.digits import LANE_CHARS, DigitLane, after_non_digit, digit_led
-from phiscrub.detect.lanes import ANCHOR_SLOT, WORDS, note_index, word_starts
+from phiscrub.detect.lanes import ANCHOR_SLOT, TAIL_SLOT, WORDS, note_index, word_starts
 from phiscrub.detect.regex_shape import WHOLE, char_class
 from phiscrub.detect.scan import (
     Searcher,
@@ -174,8 +175,11 @@ class _Compiled:
     hooks: tuple[Validator, ...]
     searchers: tuple[Searcher, ...]
     anchor: re.Pattern[str] | None
-    # regex -> the labelled groups it has (filled as matches come)
-    present: dict[re.Pattern[str], tuple[tuple[str, str], ...]] = field(default_factory=dict)
+    # id(regex) -> (regex, the labelled groups it has), filled as matches come: keyed by id,
+    # since a compiled regex hashes its whole code on every lookup (~17,000 instructions)
+    present: dict[int, tuple[re.Pattern[str], tuple[tuple[str, str], ...]]] = field(
+        default_factory=dict
+    )
 
 
 _LETTERS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz")
@@ -228,16 +232,20 @@ Hit = tuple[int, int, str, Pattern]
 _Cand = tuple[int, int, int, re.Match[str], "DigitLane | None"]
 
 
-def _by_start_slot(c: _Cand) -> tuple[int, int]:
-    return c[0], c[1]
+#: the sort key of candidates: (start, slot), read in C
+_by_start_slot = operator.itemgetter(0, 1)
 
 
 def _hits(comp: _Compiled, m: re.Match[str], start: int, end: int, text: str) -> list[Hit] | None:
     pat = comp.pattern
-    groups = comp.present.get(m.re)
-    if groups is None:  # the labelled groups that this regex (alternative) has
-        names = m.re.groupindex
-        groups = comp.present[m.re] = tuple(gl for gl in comp.groups if gl[0] in names)
+    rx = m.re
+    got = comp.present.get(id(rx))
+    if got is not None and got[0] is rx:
+        groups = got[1]
+    else:  # the labelled groups that this regex (alternative) has
+        names = rx.groupindex
+        groups = tuple(gl for gl in comp.groups if gl[0] in names)
+        comp.present[id(rx)] = (rx, groups)
     ranges = []
     for g, label in groups:
         a, b = m.span(g)
@@ -285,6 +293,7 @@ class PatternDetector:
     _alts: list[tuple[str, str]] = field(init=False, repr=False)  # slot -> (regex, flags)
     _mixed: dict[int, Searcher] = field(init=False, repr=False)  # slot -> its letter starts
     _tails: dict[int, TailSearch] = field(init=False, repr=False)
+    _tail_words: set[int] = field(init=False, repr=False)  # tails found from the word lane
 
     def __post_init__(self) -> None:
         self._order = []
@@ -313,6 +322,8 @@ class PatternDetector:
         self._word_full = {}
         self._alts = []
         self._mixed = {}
+        self._tails = {}
+        self._tail_words = set()
         i = 0
         for k, comp in enumerate(self._order):
             pat = comp.pattern
@@ -322,6 +333,11 @@ class PatternDetector:
             bits = _flag_bits(pat.flags)
             for alt in alts:
                 self._alts.append((alt, pat.flags))
+                if comp.anchor is not None and (tail := TailSearch.of(alt, pat.flags)):
+                    self._tails[i] = tail  # tried only ahead of its tail (in its windows)
+                    if tail.word_tail and (found := word_starts(tail.word_tail, bits)):
+                        words.append((TAIL_SLOT + i, *found))  # the tail from the index
+                        self._tail_words.add(i)
                 if comp.anchor is None and "x" not in pat.flags:
                     found = word_starts(alt, bits)
                     if found is None and (first_set(alt, bits) or {"0"}) <= _LETTERS:
@@ -365,7 +381,6 @@ class PatternDetector:
     def _plan_rest(self) -> None:
         """The slots searched on their own: per-note work is a loop over these only."""
         self._rest, self._rest_unaligned, self._anchored = [], [], []
-        self._tails = {}
         by_pattern: dict[int, list[tuple[int, Searcher]]] = {}
         for i, (k, s) in enumerate(self._slots):
             if i in self._lane_slots:
@@ -384,9 +399,6 @@ class PatternDetector:
             assert comp.anchor is not None
             word_anchor = ANCHOR_SLOT + k if self._word_anchor(k) else -1
             self._anchored.append((word_anchor, comp.anchor, comp.pattern.before, tuple(slots)))
-            for i, _ in slots:  # tried only ahead of their tail, when they have one
-                if (tail := TailSearch.of(*self._alts[i])) is not None:
-                    self._tails[i] = tail
 
     def _word_anchor(self, k: int) -> bool:
         """Are the anchor windows of pattern ``k`` found from the word lane?"""
@@ -428,12 +440,14 @@ class PatternDetector:
                 windows = WindowCursor.windows_at(text, [(p, p) for p in found], before)
             else:
                 windows = WindowCursor.windows_at(text, anchor_spans(anchor, text), before)
-            if windows:
-                for i, s in slots:
-                    search = self._tails.get(i, s)
-                    out.extend(
-                        (a, i, b, m, None) for a, b, m in search.find_all(text, low, windows)
-                    )
+            for i, s in slots if windows else ():
+                if (tail := self._tails.get(i)) is None:
+                    got = s.find_all(text, low, windows)
+                else:  # the tail's places from the word index, when it is registered there
+                    word = ix.aligned and i in self._tail_words
+                    places = cands.get(TAIL_SLOT + i, []) if word else None
+                    got = tail.find_all(text, low, windows, places)
+                out.extend((a, i, b, m, None) for a, b, m in got)
         for lane in self._lanes:
             out.extend(lane.find_all(text))
         out.sort(key=_by_start_slot)
