@@ -11,7 +11,7 @@ binary (label-free) token precision and recall, and the leak rate. Presidio's la
 mapped with ``taxonomy.FROM_PRESIDIO`` for its typed figures; the others are scored binary.
 
     python benchmarks/compare_peers.py GOLD --peers-out /tmp/peers/out --tag devtest \
-        [--ours NAME=PRED_DIR:NOTES_PER_S ...]
+        [--ours NAME=PRED_DIR:NOTES_PER_S ...] [--out compare_peers_holdout]
 """
 
 from __future__ import annotations
@@ -67,6 +67,9 @@ def main() -> None:
     ap.add_argument("--peers-out", type=Path, required=True)
     ap.add_argument("--tag", required=True)
     ap.add_argument("--ours", nargs="*", default=[], help="NAME=PRED_DIR[:NOTES_PER_SECOND]")
+    ap.add_argument(
+        "--out", default="compare_peers", help="results file stem (default compare_peers)"
+    )
     args = ap.parse_args()
     gold_docs = read_corpus(args.gold).documents
     by_id = {d.id: d for d in gold_docs}
@@ -82,7 +85,7 @@ def main() -> None:
         rows.append(row(tool, gold_docs, pred, info.get("notes_per_second")))
     RESULTS.mkdir(exist_ok=True)
     out = {"gold": str(args.gold), "notes": len(gold_docs), "rows": rows}
-    (RESULTS / "compare_peers.json").write_text(json.dumps(out, indent=1) + "\n")
+    (RESULTS / f"{args.out}.json").write_text(json.dumps(out, indent=1) + "\n")
     lines = [
         "# phiscrub and peer tools on the same gold notes\n",
         f"{len(gold_docs)} notes of {args.gold}. Strict F1 is 0 for tools whose labels are "
@@ -98,7 +101,7 @@ def main() -> None:
             f"| {r['binary_token_f1']:.3f} | {r['leak_rate']:.1%} | {r['strict_f1']:.3f} "
             f"| {speed} |"
         )
-    (RESULTS / "compare_peers.md").write_text("\n".join(lines) + "\n")
+    (RESULTS / f"{args.out}.md").write_text("\n".join(lines) + "\n")
     print("\n".join(lines))
 
 
