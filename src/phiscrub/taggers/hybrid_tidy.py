@@ -220,8 +220,9 @@ def _bad_date(mention: str) -> bool:
         return all(w in common_words() and w not in _date_words() for w in words)
     if _LETTER.search(mention):
         return False  # 3rd, '90s, Q3, 12-Mar
-    parts = [int(x) for x in _NUMBERS.findall(mention)]
-    sizes = [len(x) for x in _NUMBERS.findall(mention)]
+    numbers = _NUMBERS.findall(mention)
+    parts = [int(x) for x in numbers]
+    sizes = [len(x) for x in numbers]
     if len(parts) == 1:
         return not _compact_date(mention.strip(_OUTER))
     if len(parts) == 2:
