@@ -20,7 +20,7 @@ from phiscrub.deid.report import EXIT_SOME_FAILED
 from phiscrub.deid.work import check_output_free
 from phiscrub.errors import UsageError
 from phiscrub.io import FORMATS, detect_format
-from phiscrub.surrogate.cli import KEY_ENV, _key
+from phiscrub.surrogate.cli import KEY_ENV, _key, add_date_options, add_key_options
 from phiscrub.surrogate.dates import DateShift
 from phiscrub.surrogate.generator import SurrogateOptions
 from phiscrub.surrogate.replace import MODES, Replacer
@@ -64,16 +64,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 def _replacement_options(g: argparse._ArgumentGroup) -> None:
     g.add_argument("--mode", choices=MODES, default="surrogate", help="default: surrogate")
-    key = g.add_mutually_exclusive_group()
-    key.add_argument(
-        "--key-file", metavar="K", help=f"file holding the secret key (else ${KEY_ENV})"
-    )
-    key.add_argument(
-        "--random-key",
-        action="store_true",
-        help="a one-off random key, on purpose: the mapping can never be reproduced, and "
-        "an interrupted run cannot be resumed",
-    )
+    add_key_options(g, ", and an interrupted run cannot be resumed")
     g.add_argument(
         "--keep",
         action="append",
@@ -81,16 +72,7 @@ def _replacement_options(g: argparse._ArgumentGroup) -> None:
         metavar="LABELS",
         help="comma-separated labels or categories left in clear (e.g. STATE,AGE)",
     )
-    g.add_argument("--date-order", choices=("mdy", "dmy"), default="mdy", help="for 3/4/2069")
-    g.add_argument("--age-cap", choices=("90", "90+"), default="90", help="ages >= 90 become this")
-    g.add_argument(
-        "--shift-days",
-        nargs=2,
-        type=int,
-        metavar=("MIN", "MAX"),
-        default=(30, 365),
-        help="range of the per-patient date shift in days, either way (default 30 365)",
-    )
+    add_date_options(g)
 
 
 def _io_options(g: argparse._ArgumentGroup) -> None:

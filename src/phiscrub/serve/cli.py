@@ -15,10 +15,10 @@ import sys
 from phiscrub.api import DETECTORS, Settings
 from phiscrub.errors import UsageError
 from phiscrub.serve.service import DEFAULT_MAX_NOTES, DEFAULT_MAX_REQUEST_BYTES, Limits
+from phiscrub.surrogate.cli import KEY_ENV, add_key_options
 from phiscrub.surrogate.keys import SurrogateKeyError, load_key, random_key
 from phiscrub.surrogate.replace import MODES
 
-KEY_ENV = "PHISCRUB_KEY"
 KEY_HINT = (
     f"give a secret of at least 16 bytes with --key-file FILE or the {KEY_ENV} environment "
     "variable; or start with --mode tag, redact or placeholder (then requests cannot use "
@@ -55,15 +55,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         metavar="LABELS",
         help="labels or categories left in clear when a request names none (e.g. STATE,AGE)",
     )
-    key = p.add_mutually_exclusive_group()
-    key.add_argument(
-        "--key-file", metavar="K", help=f"file holding the secret key (else ${KEY_ENV})"
-    )
-    key.add_argument(
-        "--random-key",
-        action="store_true",
-        help="use a one-off random key on purpose: the mapping can never be reproduced",
-    )
+    add_key_options(p)
     p.add_argument(
         "--max-request-bytes",
         type=int,

@@ -43,15 +43,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     )
     p.add_argument("corpus", metavar="CORPUS", help="annotated file or folder")
     p.add_argument("-o", "--output", required=True, metavar="OUT", help="output file or folder")
-    key = p.add_mutually_exclusive_group()
-    key.add_argument(
-        "--key-file", metavar="K", help=f"file holding the secret key (else ${KEY_ENV})"
-    )
-    key.add_argument(
-        "--random-key",
-        action="store_true",
-        help="use a one-off random key on purpose: the mapping can never be reproduced",
-    )
+    add_key_options(p)
     p.add_argument("--mode", choices=MODES, default="surrogate", help="default: surrogate")
     p.add_argument(
         "--tag-style",
@@ -67,7 +59,6 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         metavar="LABELS",
         help="comma-separated labels or categories left as they are (e.g. STATE,AGE)",
     )
-    p.add_argument("--age-cap", choices=("90", "90+"), default="90", help="ages >= 90 become this")
     p.add_argument(
         "--reference-year",
         type=int,
@@ -80,15 +71,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         default="patient",
         help="clinician names consistent per patient (default) or across the corpus",
     )
-    p.add_argument("--date-order", choices=("mdy", "dmy"), default="mdy", help="for 3/4/2069")
-    p.add_argument(
-        "--shift-days",
-        nargs=2,
-        type=int,
-        metavar=("MIN", "MAX"),
-        default=(30, 365),
-        help="range of the per-patient date offset in days, either direction (default 30 365)",
-    )
+    add_date_options(p)
     p.add_argument("--format", choices=FORMATS, help="format of CORPUS (default: detected)")
     p.add_argument("--out-format", choices=FORMATS, help="format of OUT (default: CORPUS's)")
     p.add_argument("--encoding", default="utf-8", help="text encoding of input and output")
@@ -102,6 +85,37 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         "--progress", type=int, default=1000, metavar="N", help="report every N notes (0: never)"
     )
     p.set_defaults(func=run)
+
+
+def add_key_options(
+    p: argparse.ArgumentParser | argparse._ArgumentGroup, random_note: str = ""
+) -> None:
+    """``--key-file`` / ``--random-key`` (one or the other), shared by the commands that
+    replace PHI (surrogate, deid, serve)."""
+    key = p.add_mutually_exclusive_group()
+    key.add_argument(
+        "--key-file", metavar="K", help=f"file holding the secret key (else ${KEY_ENV})"
+    )
+    key.add_argument(
+        "--random-key",
+        action="store_true",
+        help="use a one-off random key on purpose: the mapping can never be reproduced"
+        + random_note,
+    )
+
+
+def add_date_options(p: argparse.ArgumentParser | argparse._ArgumentGroup) -> None:
+    """``--date-order``, ``--age-cap``, ``--shift-days``: surrogate options of dates and ages."""
+    p.add_argument("--date-order", choices=("mdy", "dmy"), default="mdy", help="for 3/4/2069")
+    p.add_argument("--age-cap", choices=("90", "90+"), default="90", help="ages >= 90 become this")
+    p.add_argument(
+        "--shift-days",
+        nargs=2,
+        type=int,
+        metavar=("MIN", "MAX"),
+        default=(30, 365),
+        help="range of the per-patient date shift in days, either way (default 30 365)",
+    )
 
 
 def warn(message: str) -> None:
