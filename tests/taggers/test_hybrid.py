@@ -172,6 +172,14 @@ def test_propagation_tags_a_bare_first_name_but_no_credential() -> None:
     ]
 
 
+def test_propagation_keeps_whole_words_of_any_script() -> None:
+    # an accented first name is one word: no ``Luc`` seed that would tag ``Luc`` in ``Lucía``
+    text = "Patient: Lucía Ortega\nDiscussed with Lucía and Luc Ortega's brother Luc."
+    full = span(text, "Lucía Ortega", "PATIENT", "crf", 0.99)
+    (out,) = steps.propagate([text], [[full]])
+    assert [s.text for s in out] == ["Lucía Ortega", "Lucía", "Ortega"]
+
+
 def test_propagation_tags_an_institutions_initials() -> None:
     text = "Seen at Tamarack Valley Medical Center.\nTVMC MRN 4471. TV at home. St Joseph Clinic."
     hosp = span(text, "Tamarack Valley Medical Center", "HOSPITAL", "crf", 0.99)

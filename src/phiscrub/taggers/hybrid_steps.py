@@ -76,7 +76,8 @@ _ORG_BEFORE = re.compile(
     re.IGNORECASE,
 )
 _TITLE = re.compile(r"\b(?:Dr|DR|Doctor|dr)\.?\s+$")
-_WORD = re.compile(r"[A-Za-z][A-Za-z'-]+")
+#: a word of letters in any script (``Lucía``, ``Ngọc``), with inner apostrophes and hyphens
+_WORD = re.compile(r"[^\W\d_](?:[^\W\d_]|['-])+")
 
 
 def _covered(span: Span, kept: Sequence[Span]) -> bool:
@@ -296,7 +297,7 @@ _SMALL = frozenset(["of", "the", "and", "for", "at", "de", "la", "du"])
 def _acronym(name: str) -> str:
     """The initials an institution goes by (``Tamarack Valley Medical Center`` -> ``TVMC``):
     the first letters of its capitalized words, when there are 3 or more."""
-    words = [w for w in re.findall(r"[A-Za-z][A-Za-z'\u2019]*", name) if w.lower() not in _SMALL]
+    words = [w for w in re.findall(r"[^\W\d_](?:[^\W\d_]|['\u2019])*", name) if w.lower() not in _SMALL]
     if len(words) < 3 or not all(w[0].isupper() for w in words):
         return ""
     return "".join(w[0] for w in words)
@@ -306,7 +307,7 @@ def _mentions(text: str, strings: Collection[str]) -> list[tuple[int, int, str]]
     if not strings:
         return []
     alternation = "|".join(re.escape(s) for s in sorted(strings, key=len, reverse=True))
-    pattern = re.compile(rf"(?<![A-Za-z0-9])(?:{alternation})(?![A-Za-z0-9])")
+    pattern = re.compile(rf"(?<![^\W_])(?:{alternation})(?![^\W_])")
     return [(m.start(), m.end(), m.group()) for m in pattern.finditer(text)]
 
 
