@@ -38,16 +38,32 @@ def test_merge_gives_rules_priority_for_well_formed_types() -> None:
     assert [(s.text, s.label) for s in out] == [("03/04/2069", "DATE"), ("Adams", "DOCTOR")]
 
 
-def test_merge_lets_the_crf_win_on_names_and_rules_fill_the_gaps() -> None:
-    text = "Mary Lee from Boston"
-    rule_name = span(text, "Mary", "PATIENT", "rules.name")
-    rule_city = span(text, "Boston", "CITY", "rules.location")
+def test_merge_grows_a_rule_name_or_place_over_the_crf_span_keeping_its_label() -> None:
+    text = "Seen by Dr. Mary Lee at Bay View High School in Boston."
+    rule_name = span(text, "Mary", "DOCTOR", "rules.name")
+    rule_org = span(text, "View High School", "ORGANIZATION", "rules.location")
     crf_name = span(text, "Mary Lee", "PATIENT", "crf")
-    out = steps.merge([rule_name, rule_city], [crf_name])
-    assert [s.text for s in out] == ["Mary Lee", "Boston"]
-    assert [s.text for s in steps.merge([rule_name, rule_city], [crf_name], fill=False)] == [
-        "Mary Lee"
+    crf_org = span(text, "Bay View High", "ORGANIZATION", "crf")
+    crf_wrong = span(text, "School in Boston", "DATE", "crf")  # another category: dropped
+    out = steps.merge([rule_name, rule_org], [crf_name, crf_org, crf_wrong])
+    assert [(s.text, s.label, s.source) for s in out] == [
+        ("Mary Lee", "DOCTOR", "rules.name+crf"),
+        ("Bay View High School", "ORGANIZATION", "rules.location+crf"),
     ]
+    lone = steps.merge([span(text, "Boston", "CITY", "rules.location")], [])
+    assert [(s.text, s.source) for s in lone] == [("Boston", "rules.location")]
+
+
+def test_merge_fills_with_rule_spans_of_other_categories_only_where_no_crf_span_is() -> None:
+    text = "Mary Lee, a retired welder and teacher"
+    crf_name = span(text, "Mary Lee", "PATIENT", "crf")
+    crf_job = span(text, "retired welder", "PROFESSION", "crf")
+    rule_welder = span(text, "welder", "PROFESSION", "rules.professions")
+    rule_teacher = span(text, "teacher", "PROFESSION", "rules.professions")
+    out = steps.merge([rule_welder, rule_teacher], [crf_name, crf_job])
+    assert [s.text for s in out] == ["Mary Lee", "retired welder", "teacher"]
+    unfilled = steps.merge([rule_welder, rule_teacher], [crf_name, crf_job], fill=False)
+    assert [s.text for s in unfilled] == ["Mary Lee", "retired welder"]
 
 
 # -- error correction -------------------------------------------------------------

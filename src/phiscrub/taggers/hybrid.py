@@ -6,7 +6,8 @@
     crf       a quantitative CRF (DATE, AGE, CONTACT, ID) and a name CRF (NAME, LOCATION,
               PROFESSION) over one shared feature pass (``crfs="two"``), or one CRF over
               every category (``crfs="one"``)
-    merge     rule priority for the well-formed categories (``hybrid_steps.merge``)
+    merge     rule priority (well-formed categories, and names and places, whose rule
+              spans grow over the CRF's) (``hybrid_steps.merge``)
     fax_or_phone, drop_credentials, drop_unknown_states, hospital_or_organization
               error correction
     doctor_after_title, type_counting, propagate                     reconciliation
@@ -65,8 +66,9 @@ BATCH = 64
 class HybridSettings:
     """How the hybrid is built and run (stored in the model archive).
 
-    ``crfs``: ``two`` (seed 001) or ``one``; ``fill``: rule spans of the name/location
-    categories fill places no CRF span covers; ``disabled``: steps switched off;
+    ``crfs``: ``two`` (seed 001) or ``one``; ``fill``: rule spans of the categories
+    without rule priority (PROFESSION) fill places no CRF span covers; ``disabled``:
+    steps switched off;
     ``min_score``: the confidence a NAME or ID span needs to be propagated;
     ``scores``: compute span scores from the CRF marginals (else Viterbi spans score 1).
     """

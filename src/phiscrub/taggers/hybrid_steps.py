@@ -31,6 +31,7 @@ from phiscrub.span import Span
 from phiscrub.taxonomy import CATEGORY_OF
 
 __all__ = [
+    "GROW",
     "RULE_PRIORITY",
     "doctor_after_title",
     "drop_credentials",
@@ -43,7 +44,12 @@ __all__ = [
 ]
 
 #: categories for which a rule span wins over an overlapping CRF span (seed 001 §3.3.4)
-RULE_PRIORITY = frozenset({"DATE", "AGE", "CONTACT", "ID"})
+#: NAME and LOCATION were added: a rule's label for them (``Dr.`` -> DOCTOR, a hospital
+#: ending) beats the CRF's on DEV and corpora/tune, see ``merge``
+RULE_PRIORITY = frozenset({"DATE", "AGE", "CONTACT", "ID", "NAME", "LOCATION"})
+#: priority categories whose rule span grows over overlapping CRF spans of its category
+#: (a rule finds ``View High School``, the CRF ``Bay View High School``)
+GROW = frozenset({"NAME", "LOCATION"})
 _PHONE_WORDS = ("phone", "tel", "telephone", "ph", "cell", "mobile", "pager", "beeper", "call")
 #: words that make a name a hospital whatever else it holds
 _HOSPITAL_WORDS = frozenset(
@@ -99,14 +105,38 @@ def merge(
     priority: Collection[str] = RULE_PRIORITY,
     fill: bool = True,
 ) -> list[Span]:
-    """Rule spans of ``priority`` categories, then CRF spans, then other rule spans."""
-    first = _resolve([s for s in rules if s.category in priority])
+    """Rule spans of ``priority`` categories, then CRF spans, then other rule spans.
+
+    A priority rule span of a ``GROW`` category takes the extent of the CRF spans of its
+    category that overlap it (their union), keeping the rule's label: the rules are
+    better at the type of a name or place, the CRF at where a long one ends. Measured
+    with a model trained on TRAIN only (strict F1 / binary token recall): DEV
+    0.889/0.986 -> 0.900/0.986, corpora/tune 0.853/0.972 -> 0.887/0.979 (seed 001 gives
+    rules priority for the well-formed categories only: 0.889 and 0.853)."""
+    first = _resolve([_grow(s, crf) for s in rules if s.category in priority])
     second = _resolve([s for s in crf if not _covered(s, first)])
     out = first + second
     if fill:
         rest = [s for s in rules if s.category not in priority]
         out += _resolve([s for s in rest if not _covered(s, out)])
     return sorted(out)
+
+
+def _grow(span: Span, crf: Sequence[Span]) -> Span:
+    """``span`` over the union of itself and the CRF spans of its category it overlaps."""
+    if span.category not in GROW:
+        return span
+    over = [s for s in crf if s.category == span.category and s.overlaps(span)]
+    if not over:
+        return span
+    start = min(s.start for s in [*over, span])
+    end = max(s.end for s in [*over, span])
+    if (start, end) == (span.start, span.end):
+        return span
+    chars = [""] * (end - start)  # every span overlaps ``span``: the union is one stretch
+    for s in [*over, span]:
+        chars[s.start - start : s.end - start] = s.text
+    return Span(start, end, span.label, "".join(chars), f"{span.source}+crf", span.score)
 
 
 def _relabel(span: Span, label: str, source: str) -> Span:
@@ -290,6 +320,7 @@ def _seeds(spans: Sequence[Span], min_score: float) -> dict[str, tuple[str, floa
     return out
 
 
+_INITIAL_WORD = re.compile(r"[^\W\d_](?:[^\W\d_]|['\u2019])*")
 #: small words left out of an institution's initials
 _SMALL = frozenset(["of", "the", "and", "for", "at", "de", "la", "du"])
 
@@ -297,7 +328,7 @@ _SMALL = frozenset(["of", "the", "and", "for", "at", "de", "la", "du"])
 def _acronym(name: str) -> str:
     """The initials an institution goes by (``Tamarack Valley Medical Center`` -> ``TVMC``):
     the first letters of its capitalized words, when there are 3 or more."""
-    words = [w for w in re.findall(r"[^\W\d_](?:[^\W\d_]|['\u2019])*", name) if w.lower() not in _SMALL]
+    words = [w for w in _INITIAL_WORD.findall(name) if w.lower() not in _SMALL]
     if len(words) < 3 or not all(w[0].isupper() for w in words):
         return ""
     return "".join(w[0] for w in words)
