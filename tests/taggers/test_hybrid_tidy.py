@@ -105,3 +105,20 @@ def test_crf_dates_that_can_be_no_date_are_dropped_by_their_shape() -> None:
         ("DATE", "Christmas"),
         ("IDNUM", "2039310008917"),  # a long number is PHI of some kind: kept, not a date
     ]
+
+
+def test_clinical_filter_drops_a_crf_name_before_an_eponym_head_unless_titled() -> None:
+    text = "Allen test normal, tender at McBurney's point. Mr. Clark level with Ann."
+    found = [
+        crf(text, "Allen", "PATIENT"),
+        crf(text, "McBurney", "HOSPITAL"),
+        crf(text, "Clark", "PATIENT"),
+        crf(text, "Ann", "PATIENT"),
+        Span(0, 5, "PATIENT", "Allen", "rules.name:x", 1.0),  # rules are not filtered here
+    ]
+    out = clinical_filter(text, found)
+    assert [(s.text, s.source) for s in out] == [
+        ("Clark", "crf.all"),
+        ("Ann", "crf.all"),
+        ("Allen", "rules.name:x"),
+    ]

@@ -12,7 +12,10 @@ not from any note's strings):
 - ``clinical_filter``: a CRF span of a number-like category (DATE, AGE, CONTACT, ID)
   inside a clinical number or phrase that the rules invalidate (``BP 120/80``, ``pain
   8/10``, ``GCS 15``, ``#150``) is dropped, as is a slashed DATE with a non-date word
-  (``SOX10/Melan``, ``Kleinert/Duran``) or numbers that can be no month and day.
+  (``SOX10/Melan``, ``Kleinert/Duran``) or numbers that can be no month and day; a CRF
+  name or place right before an eponym's head word (``Allen test``, ``McBurney's point``,
+  ``Clark level``; ``data/allowlist/eponym_heads.txt``) is dropped unless a title comes
+  before it.
 """
 
 from __future__ import annotations
@@ -20,6 +23,7 @@ from __future__ import annotations
 import functools
 import re
 from collections.abc import Sequence
+from importlib import resources
 from typing import Any
 
 from phiscrub.span import Span
@@ -98,6 +102,11 @@ _DATE_NAME_WORDS = frozenset(
 )  # fmt: skip
 _NUMBERS = re.compile(r"\d+")
 _LETTER = re.compile(r"[A-Za-z]")
+
+
+#: the word after a mention (an optional possessive first)
+_NEXT_WORD = re.compile(r"(?:['\u2019]s?)?[ \t]+([A-Za-z]+)")
+_TITLE_BEFORE = re.compile(r"\b(?:Dr|Mr|Mrs|Ms|Miss|Prof|Professor|Doctor)\.?[ \t]+$", re.I)
 
 
 def _is_crf(span: Span) -> bool:
@@ -278,6 +287,21 @@ def _date_words() -> frozenset[str]:
     return feature_lexicons().dictionaries["date"] | _MONTHS | _DATE_NAME_WORDS
 
 
+@functools.cache
+def _eponym_heads() -> frozenset[str]:
+    path = resources.files("phiscrub").joinpath("data", "allowlist", "eponym_heads.txt")
+    lines = path.read_text(encoding="utf-8").splitlines()
+    return frozenset(w.strip() for w in lines if w.strip() and not w.startswith("#"))
+
+
+def _eponym(text: str, span: Span) -> bool:
+    """Is ``span`` the name in an eponym (``Allen test``), with no title before it?"""
+    m = _NEXT_WORD.match(text, span.end)
+    if not m or m.group(1).lower() not in _eponym_heads():
+        return False
+    return not _TITLE_BEFORE.search(text, max(0, span.start - 12), span.start)
+
+
 def clinical_filter(text: str, spans: Sequence[Span]) -> list[Span]:
     """CRF spans of number-like categories that the rules' clinical invalidation would
     block, or DATEs that can be no date, are dropped; a long number the CRF called a DATE
@@ -294,6 +318,8 @@ def clinical_filter(text: str, spans: Sequence[Span]) -> list[Span]:
                 continue
             if _SHORT_NUMBER.match(s.text) and _blocked(text, s):
                 continue
+        elif _is_crf(s) and s.category in ("NAME", "LOCATION") and _eponym(text, s):
+            continue
         out.append(s)
     return out
 
