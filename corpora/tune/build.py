@@ -27,7 +27,7 @@ from build_dev import load  # noqa: E402  (parse_markup + span checks of the dev
 
 from phiscrub.span import Document  # noqa: E402
 
-NAME = re.compile(r"^(9\d\d)-(\d\d)$")
+NAME = re.compile(r"^(\d{3,4})-(\d\d)$")  # the patient range is checked below
 PATIENTS = range(901, 941)  # never collides with the dev patients 101-175
 
 
