@@ -59,8 +59,9 @@ class Recipe:
     use: tuple[str, ...] = ("train", "dev")
     evaluate_on: tuple[str, ...] = ()
     #: other annotated corpora used whole (none of their patients is in the split):
-    #: corpora/tune, notes written apart from the development corpus in other layouts
-    extra: tuple[str, ...] = ("corpora/tune/xml",)
+    #: corpora/tune and corpora/train2, notes written apart from the development corpus in
+    #: other layouts, note kinds and countries
+    extra: tuple[str, ...] = ("corpora/tune/xml", "corpora/train2/xml")
     synthetic: tuple[tuple[int, str, str], ...] = ((400, "random", "crf-r"),)
     features: FeatureConfig = field(default_factory=FeatureConfig.fast)
     settings: HybridSettings = field(
