@@ -157,6 +157,32 @@ def test_type_counting_takes_the_majority_type_seen_twice() -> None:
     assert [s.label for s in tie] == ["PATIENT", "CITY"]
 
 
+def test_name_roles_type_a_name_by_the_role_word_before_it() -> None:
+    text = (
+        "Provider: Tom Grin, MD   RN: Kristen Ames\n"
+        "Subscriber Mark Lee / ID 4471 (attorney Gerald Foss). Ames called.\n"
+        "pt Anna Bell seen; Sonny saw Mark Lee; partner Dr. Ruth Ng"
+    )
+    found = [
+        span(text, "Kristen Ames", "PATIENT", "crf"),
+        span(text, "Mark Lee", "DOCTOR", "crf"),
+        span(text, "Gerald Foss", "DOCTOR", "crf"),
+        span(text, "Anna Bell", "DOCTOR", "crf"),  # "pt" is the patient, no role: left
+        span(text, "Mark Lee", "DOCTOR", "crf", nth=1),  # another mention of a decided name
+        span(text, "Ruth Ng", "DOCTOR", "crf"),  # a title between: not a partner
+    ]
+    out = steps.name_roles(text, found)
+    assert [(s.text, s.label) for s in out] == [
+        ("Kristen Ames", "DOCTOR"),
+        ("Mark Lee", "PATIENT"),
+        ("Gerald Foss", "PATIENT"),
+        ("Anna Bell", "DOCTOR"),
+        ("Mark Lee", "PATIENT"),
+        ("Ruth Ng", "DOCTOR"),
+    ]
+    assert out[0].source == "hybrid.correct:role" and out[3].source == "crf"
+
+
 def test_propagation_tags_a_bare_surname_across_a_patients_notes() -> None:
     first = "Patient: Walter Quimby\nSeen today."
     second = "Follow-up.\nQuimby\nWalter Quimby called. Quimbyville is a town."

@@ -39,6 +39,7 @@ __all__ = [
     "fax_or_phone",
     "hospital_or_organization",
     "merge",
+    "name_roles",
     "propagate",
     "type_counting",
 ]
@@ -256,6 +257,49 @@ def doctor_after_title(text: str, spans: Sequence[Span]) -> list[Span]:
     return [
         _relabel(s, "DOCTOR", "hybrid.reconcile:title")
         if s.label == "PATIENT" and (s.text in doctors or s.text.split()[-1] in doctors)
+        else s
+        for s in spans
+    ]
+
+
+@functools.cache
+def _role_patterns() -> dict[str, re.Pattern[str]]:
+    """Per type, the role words of ``data/lexicons/name_roles.txt`` as one pattern that
+    must end right before a name: ``RN: ``, ``(attorney ``, ``Subscriber - ``."""
+    path = resources.files("phiscrub").joinpath("data", "lexicons", "name_roles.txt")
+    roles: dict[str, list[str]] = {}
+    for line in path.read_text(encoding="utf-8").splitlines():
+        label, _, role = line.partition("\t")
+        if role.strip() and not line.startswith("#"):
+            roles.setdefault(label, []).append(re.escape(role.strip()))
+    return {
+        label: re.compile(
+            rf"(?<![^\W_])(?:{'|'.join(sorted(words, key=len, reverse=True))})"
+            r"[ \t]*(?:[:#-][ \t]*|\([ \t]*|,[ \t]+)?$",
+            re.IGNORECASE,
+        )
+        for label, words in roles.items()
+    }
+
+
+def name_roles(text: str, spans: Sequence[Span]) -> list[Span]:
+    """A PATIENT or DOCTOR right after a role word on its line (``RN: Kim Ames``,
+    ``Subscriber Mark Lee``, ``(attorney Gerald Foss)``) takes the role's type, and so do
+    the other mentions of the same string in the note."""
+    patterns = _role_patterns()
+    decided: dict[str, str] = {}
+    for s in spans:
+        if s.label not in ("PATIENT", "DOCTOR"):
+            continue
+        before = text[max(0, s.start - 40) : s.start]
+        before = before[max(before.rfind("\n"), before.rfind("\r")) + 1 :]
+        for label, pattern in patterns.items():
+            if pattern.search(before):
+                decided.setdefault(s.text, label)
+                break
+    return [
+        _relabel(s, decided[s.text], "hybrid.correct:role")
+        if s.label in ("PATIENT", "DOCTOR") and s.text in decided
         else s
         for s in spans
     ]
