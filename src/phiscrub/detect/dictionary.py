@@ -137,6 +137,8 @@ class PlaceDictionaryDetector:
         out = self._country_spans(text)
         for m in self._cues(text):
             words = m.group(1).split(" ")
+            if words[0] in self.lex.languages:
+                continue  # speech, not a place: "consent in Creole", "fluent in English"
             for k in range(len(words), 0, -1):  # longest gazetteer prefix
                 cand = " ".join(words[:k])
                 if cand in self.lex.cities and not (

@@ -36,6 +36,7 @@ class Lexicons:
     common_words: tuple[str, ...]  # most common first (SCOWL levels 10, 20, 35)
     common_top: frozenset[str]  # the common words of level <= COMMON_NAME_LEVEL
     allow: frozenset[str]
+    languages: frozenset[str]  # as written (English, Haitian Creole): never a city after a cue
     load_seconds: float
 
     def is_allowed(self, word: str) -> bool:
@@ -70,6 +71,7 @@ def lexicons() -> Lexicons:
         common_words=common,
         common_top=top,
         allow=allow,
+        languages=frozenset(_lines("lexicons", "languages.txt")),
         load_seconds=0.0,
     )
     object.__setattr__(lex, "load_seconds", time.perf_counter() - t0)
