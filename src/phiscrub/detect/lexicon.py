@@ -10,6 +10,7 @@ records the time). Nothing is loaded at import time.
 from __future__ import annotations
 
 import functools
+import re
 import time
 from dataclasses import dataclass
 
@@ -87,3 +88,15 @@ def known_city(text: str, start: int, end: int) -> bool:
         if name in cities or name.title() in cities:
             return True
     return False
+
+
+_UK_AFTER = re.compile(
+    r",?[ \t]+[A-Z0-9]{2,4}[ ]\d[A-Z]{2},?[ \t]*"
+    r"(?:UK|U\.K\.|United Kingdom|England|Scotland|Wales|Northern Ireland|GB|Great Britain)\b"
+)
+
+
+def known_city_or_uk(text: str, start: int, end: int) -> bool:
+    """Validation hook: a gazetteer city, or any town whose postcode is followed by the UK
+    or one of its nations (the country vouches for the town)."""
+    return known_city(text, start, end) or _UK_AFTER.match(text, end) is not None
