@@ -267,6 +267,62 @@ def handle_of_name(text: str, start: int, end: int) -> bool:
     return _derived_from_name(text[start:end], text, start)
 
 
+@functools.cache
+def _acronyms() -> frozenset[str]:
+    from phiscrub.resources import data_lines
+
+    return frozenset(data_lines("lexicons", "clinical_acronyms.txt"))
+
+
+#: lower-case words after a slash that make ``XX/yy`` a clinical shorthand, not initials
+_CLINICAL_LOWER_WORDS = (
+    "po iv im sq sc pr sl prn hs bid tid qid qd qhs dl ml hr hrs min kg day wk wks mo yr mg "
+    "mcg neg pos nl wnl sec abd ext pt pts yo ct us cr lb lbs"
+)
+_CLINICAL_LOWER = frozenset(_CLINICAL_LOWER_WORDS.split())
+_SECOND = re.compile(r"[ ]?[/:][ ]?([A-Za-z]{2,5})")
+
+
+def initials(text: str, start: int, end: int) -> bool:
+    """Capitals that may be a clinician's initials: not a clinical acronym (CBC, ICU, ROS)."""
+    return text[start:end].upper() not in _acronyms()
+
+
+def initials_pair(text: str, start: int, end: int) -> bool:
+    """Signature initials ``JKS/rt``, ``AF:lc``, ``IC/HS``: the second part is not a
+    clinical word (``IV/po``), and the two are not both clinical acronyms (``CT/MRI``)."""
+    m = _SECOND.match(text, end)
+    if m is None:
+        return initials(text, start, end)
+    second = m.group(1)
+    if second.islower() and second in _CLINICAL_LOWER:
+        return False
+    return initials(text, start, end) or second.upper() not in _acronyms()
+
+
+_PERSON = re.compile(
+    r"(?<![\w.])([A-Z])[a-z'\u2019\-]+(?:[ ]([A-Z])\.?)?(?:[ ]([A-Z])[a-z'\u2019\-]+){1,2}\b"
+)
+
+
+@functools.lru_cache(maxsize=8)
+def _name_initials(text: str) -> frozenset[str]:
+    """The initials of the capitalised 2-3 word names of a note (Keisha L. Munroe -> KLM, KM)."""
+    out: set[str] = set()
+    for m in _PERSON.finditer(text):
+        caps = re.findall(r"(?<![\w'\u2019\-])[A-Z]", m.group())
+        out.add("".join(caps))
+        if len(caps) == 3:
+            out.add(caps[0] + caps[2])
+    return frozenset(out)
+
+
+def initials_of_name(text: str, start: int, end: int) -> bool:
+    """Initials (not a clinical acronym) of a person the note names in full: a table cell
+    ``| KLM |`` in a note that names Keisha L. Munroe."""
+    return initials(text, start, end) and text[start:end] in _name_initials(text)
+
+
 VALIDATORS: Mapping[str, Validator] = MappingProxyType(
     {
         "luhn_npi": luhn_npi,
@@ -287,5 +343,8 @@ VALIDATORS: Mapping[str, Validator] = MappingProxyType(
         "handle": handle,
         "handle_loose": handle_loose,
         "handle_of_name": handle_of_name,
+        "initials": initials,
+        "initials_pair": initials_pair,
+        "initials_of_name": initials_of_name,
     }
 )
