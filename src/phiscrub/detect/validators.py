@@ -99,6 +99,35 @@ def not_unit(text: str, start: int, end: int) -> bool:
     return _UNIT_AFTER.match(text, end) is None
 
 
+#: what makes a clock-time-shaped year a time of day: a numeric date right before it
+#: (2/8 2000, 10/21/2085 1900) or an event of a shift (given 2100, went home 2100, VS 2045)
+_CLOCK_BEFORE = re.compile(
+    r"(?:\b[01]?\d/[0-3]?\d(?:/\d{2,4})?|\b(?:given|administered|gave|"
+    r"(?:went|sent|gone)[ ]home|asleep|awake|woke|slept|VS|vitals|rechecked|paged|voided|"
+    r"repositioned|turned)\b)[ \t]+$",
+    re.I,
+)
+#: a line that opens with a clock time no year can be (0400, 1200 |): a column of times
+_TIME_ROW = re.compile(r"[ \t]*(?:[01][0-8]|0\d)[0-5]\d\b[ \t]*[|\t]")
+
+
+def _clock_shaped(d: str) -> bool:
+    return int(d[:2]) <= 23 and int(d[2:]) <= 59
+
+
+def _in_time_column(text: str, start: int) -> bool:
+    """The number opens a table row, and the row above or below opens with a time (1200 |)."""
+    line_start = text.rfind("\n", 0, start) + 1
+    if text[line_start:start].strip():
+        return False
+    prev_start = text.rfind("\n", 0, max(0, line_start - 1)) + 1
+    next_start = text.find("\n", start) + 1
+    rows = [prev_start] if line_start > 0 else []
+    if next_start > 0:
+        rows.append(next_start)
+    return any(_TIME_ROW.match(text, r) is not None for r in rows)
+
+
 def year(text: str, start: int, end: int) -> bool:
     """A plausible year (1900-2100), neither a quantity nor a clock time."""
     d = _digits(text[start:end])[:4]
@@ -106,7 +135,12 @@ def year(text: str, start: int, end: int) -> bool:
         return False
     if not not_unit(text, start, end):
         return False
-    return _TIME_BEFORE.search(text, max(0, start - 8), start) is None
+    if _TIME_BEFORE.search(text, max(0, start - 8), start) is not None:
+        return False
+    if not _clock_shaped(d):
+        return True
+    clock = _CLOCK_BEFORE.search(text, max(0, start - 20), start) is not None
+    return not (clock or _in_time_column(text, start))
 
 
 def age(text: str, start: int, end: int) -> bool:
