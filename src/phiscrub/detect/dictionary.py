@@ -8,6 +8,7 @@ words are not tagged by a dictionary alone either.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -15,6 +16,7 @@ from dataclasses import dataclass, field
 from phiscrub.detect.lanes import WORDS, note_index, word_starts
 from phiscrub.detect.lexicon import Lexicons
 from phiscrub.detect.scan import Cursor, Searcher, TriggerCursor, searchers
+from phiscrub.resources import data_lines
 from phiscrub.span import Document, Span
 
 _CAP = r"[A-Z][a-z]+(?:['\u2019-][A-Z]?[a-z]+)*"
@@ -163,8 +165,8 @@ class PlaceDictionaryDetector:
         out = self._country_spans(text)
         for m in self._cues(text):
             words = m.group("place").split(" ")
-            if words[0] in self.lex.languages and (
-                len(words) == 1 or words[1] in self.lex.languages
+            if words[0] in _languages() and (
+                len(words) == 1 or words[1] in _languages()
             ):
                 continue  # speech, not a place: "consent in Creole", "fluent in English"
             home = _RESIDENCE.search(text, max(0, m.start() - 60), m.start("place")) is not None
@@ -230,6 +232,12 @@ class PlaceDictionaryDetector:
         ):
             return []
         return [Span.of(text, start, end, "LOCATION-OTHER", _AREA, 0.7)]
+
+
+@functools.cache
+def _languages() -> frozenset[str]:
+    """Language names (``data/lexicons/languages.txt``): speech, never a city after a cue."""
+    return frozenset(data_lines("lexicons", "languages.txt"))
 
 
 def _joined(c: str) -> bool:

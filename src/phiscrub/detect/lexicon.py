@@ -10,7 +10,6 @@ records the time). Nothing is loaded at import time.
 from __future__ import annotations
 
 import functools
-import re
 import time
 from dataclasses import dataclass
 
@@ -37,7 +36,6 @@ class Lexicons:
     common_words: tuple[str, ...]  # most common first (SCOWL levels 10, 20, 35)
     common_top: frozenset[str]  # the common words of level <= COMMON_NAME_LEVEL
     allow: frozenset[str]
-    languages: frozenset[str]  # as written (English, Haitian Creole): never a city after a cue
     load_seconds: float
 
     def is_allowed(self, word: str) -> bool:
@@ -72,7 +70,6 @@ def lexicons() -> Lexicons:
         common_words=common,
         common_top=top,
         allow=allow,
-        languages=frozenset(_lines("lexicons", "languages.txt")),
         load_seconds=0.0,
     )
     object.__setattr__(lex, "load_seconds", time.perf_counter() - t0)
@@ -88,15 +85,3 @@ def known_city(text: str, start: int, end: int) -> bool:
         if name in cities or name.title() in cities:
             return True
     return False
-
-
-_UK_AFTER = re.compile(
-    r",?[ \t]+[A-Z0-9]{2,4}[ ]\d[A-Z]{2},?[ \t]*"
-    r"(?:UK|U\.K\.|United Kingdom|England|Scotland|Wales|Northern Ireland|GB|Great Britain)\b"
-)
-
-
-def known_city_or_uk(text: str, start: int, end: int) -> bool:
-    """Validation hook: a gazetteer city, or any town whose postcode is followed by the UK
-    or one of its nations (the country vouches for the town)."""
-    return known_city(text, start, end) or _UK_AFTER.match(text, end) is not None

@@ -30,11 +30,7 @@ from phiscrub.span import Span
 
 #: validation hooks a pattern file may name
 VALIDATORS: Mapping[str, validators.Validator] = MappingProxyType(
-    {
-        **validators.VALIDATORS,
-        "known_city": lexicon.known_city,
-        "known_city_or_uk": lexicon.known_city_or_uk,
-    }
+    {**validators.VALIDATORS, "known_city": lexicon.known_city}
 )
 
 #: the pattern files that tag PHI (data/patterns/<name>.toml), in stage order

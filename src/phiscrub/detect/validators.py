@@ -357,6 +357,20 @@ def initials_of_name(text: str, start: int, end: int) -> bool:
     return initials(text, start, end) and text[start:end] in _name_initials(text)
 
 
+_UK_AFTER = re.compile(
+    r",?[ \t]+[A-Z0-9]{2,4}[ ]\d[A-Z]{2},?[ \t]*"
+    r"(?:UK|U\.K\.|United Kingdom|England|Scotland|Wales|Northern Ireland|GB|Great Britain)\b"
+)
+
+
+def known_city_or_uk(text: str, start: int, end: int) -> bool:
+    """A post town: a gazetteer city, or any town whose postcode is followed by the UK or one
+    of its nations (the country vouches for the town: Kirkby Lonsdale LA6 2AB, England)."""
+    from phiscrub.detect import lexicon  # the lexicons load lazily, once
+
+    return lexicon.known_city(text, start, end) or _UK_AFTER.match(text, end) is not None
+
+
 VALIDATORS: Mapping[str, Validator] = MappingProxyType(
     {
         "luhn_npi": luhn_npi,
@@ -380,5 +394,6 @@ VALIDATORS: Mapping[str, Validator] = MappingProxyType(
         "initials": initials,
         "initials_pair": initials_pair,
         "initials_of_name": initials_of_name,
+        "known_city_or_uk": known_city_or_uk,
     }
 )
