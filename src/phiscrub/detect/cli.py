@@ -76,6 +76,8 @@ def _reason(source: str) -> str:
         "dict.names:first_last": "census first name followed by a census last name",
         "dict.places:country": "a country name",
         "dict.places:city_cue": "a gazetteer city after a place cue (lives in, from...)",
+        "dict.places:area_cue": "a neighbourhood: a place the gazetteer does not know after a "
+        "residence (lives in, home in), or a district before its city",
     }.get(source, _OTHER if source.startswith(("rules.", "dict.", "hd")) else _MODEL)
 
 

@@ -8,6 +8,7 @@ words are not tagged by a dictionary alone either.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -15,6 +16,7 @@ from dataclasses import dataclass, field
 from phiscrub.detect.lanes import WORDS, note_index, word_starts
 from phiscrub.detect.lexicon import Lexicons
 from phiscrub.detect.scan import Cursor, Searcher, TriggerCursor, searchers
+from phiscrub.resources import data_lines
 from phiscrub.span import Document, Span
 
 _CAP = r"[A-Z][a-z]+(?:['\u2019-][A-Z]?[a-z]+)*"
@@ -24,9 +26,35 @@ _FULL_NAME = re.compile(rf"(?<![\w.])({_CAP})(?:\s+[A-Z]\.)?[ ]({_CAP})(?:[ ]({_
 _PLACE_CUE = re.compile(
     rf"\b(?:lives|living|lived|moved|moving|born|raised|grew up|from|in|to|near|visiting|"
     rf"returned|relocated|emigrated|immigrated|came)\s+(?:in\s+|to\s+|from\s+)?"
-    rf"((?:{_CAP})(?:[ ](?:{_CAP})){{0,2}})"
+    rf"(?P<the>the\s+)?(?P<place>(?:{_CAP})(?:[ ](?:{_CAP})){{0,2}})"
 )
+#: a residence said just before the cue (lives in, living alone with her cat in, home in):
+#: only then is an unknown place a neighbourhood (GUIDELINES: neighbourhoods are LOCATION-OTHER)
+_RESIDENCE = re.compile(
+    r"\b(?:[Ll]ives|[Ll]iving|[Ll]ived|[Rr]esides?|[Rr]esiding|[Hh]ome|[Hh]ouse|[Aa]partment|"
+    r"[Aa]pt|[Cc]ondo)\b[^.;:!?\n]{0,36}$"
+)
+#: after a place, a word that makes it an institution or a dwelling, not a neighbourhood
+_NOT_AREA_AFTER = re.compile(
+    r"\s+(?:Apartments?|Apts?|Manor|Assisted|Living|Senior|Home|Homes|Nursing|Care|Center|"
+    r"Centre|Towers?|Residences?|Shelter|House|Hall|Dorm|County|Township|Parish|Borough|"
+    r"Hospital|Clinic|Rehab|Village|Estates|Commons|Court|Place|Street|St|Road|Rd|Avenue|Ave|"
+    r"Drive|Dr|Lane|Ln|Way|Boulevard|Blvd|Housing|Projects?|Trailer|Mobile|RV|Camp)\b"
+)
+#: words of a ward, a service or a facility: such a phrase is no neighbourhood (the Intensive
+#: Care Step-Down area)
+_FACILITY_WORDS = frozenset(
+    re.findall(
+        r"\S+",
+        "care unit intensive department emergency surgical medical step-down stepdown room floor "
+        "wing ward program service services hospital clinic center centre hall building tower "
+        "pavilion annex suite icu",
+    )
+)
+#: ", City" right after a place: the place before it is a part of that city (Remington, Baltimore)
+_CITY_AFTER = re.compile(rf",[ ]((?:{_CAP})(?:[ ](?:{_CAP})){{0,2}})")
 _FIRST_WORD = re.compile(r"[A-Za-z]+")
+_AREA = "dict.places:area_cue"
 _CREDENTIAL_AFTER = re.compile(r",?\s+(?:MD|DO|RN|NP|PA|PharmD|PhD|LCSW|DPM|CNM)\b")
 
 
@@ -136,20 +164,80 @@ class PlaceDictionaryDetector:
         text = doc.text
         out = self._country_spans(text)
         for m in self._cues(text):
-            words = m.group(1).split(" ")
-            for k in range(len(words), 0, -1):  # longest gazetteer prefix
-                cand = " ".join(words[:k])
-                if cand in self.lex.cities and not (
-                    k == 1 and (self.lex.is_common(cand) or self.lex.is_allowed(cand))
-                ):
-                    start = m.start(1)
-                    if cand in self.lex.countries or cand in self.lex.states:
-                        break
-                    out.append(
-                        Span.of(text, start, start + len(cand), "CITY", "dict.places:city_cue", 0.8)
-                    )
-                    break
+            words = m.group("place").split(" ")
+            if words[0] in _languages() and (
+                len(words) == 1 or words[1] in _languages()
+            ):
+                continue  # speech, not a place: "consent in Creole", "fluent in English"
+            home = _RESIDENCE.search(text, max(0, m.start() - 60), m.start("place")) is not None
+            if m.group("the"):  # "lives in the South Valley"; "to the Denver clinic" is not taken
+                if home and "\n" not in m.group("the"):
+                    out.extend(self._area(text, m.start("place"), words, the=True))
+                continue
+            city = self._city(words)
+            start = m.start("place")
+            if city is None:
+                if home:
+                    area = self._area(text, start, words)
+                    out.extend(area)
+                    if area:
+                        out.extend(self._city_after(text, area[0].end))
+                continue
+            end = start + len(city)
+            district = self._city_after(text, end) if home else []
+            if district:  # a district of a city: "lives in Remington, Baltimore"
+                out.append(Span.of(text, start, end, "LOCATION-OTHER", _AREA, 0.7))
+                out.extend(district)
+                continue
+            out.append(Span.of(text, start, end, "CITY", "dict.places:city_cue", 0.8))
         return out
+
+    def _city_after(self, text: str, end: int) -> list[Span]:
+        """", City" right after a place (a gazetteer city, whole): that city as CITY."""
+        after = _CITY_AFTER.match(text, end)
+        if after is None or self._city(after.group(1).split(" ")) != after.group(1):
+            return []
+        a, b = after.span(1)
+        return [Span.of(text, a, b, "CITY", "dict.places:city_cue", 0.8)]
+
+    def _city(self, words: list[str]) -> str | None:
+        """The longest gazetteer city the words start with (not a country, state, common word)."""
+        lex = self.lex
+        for k in range(len(words), 0, -1):
+            cand = " ".join(words[:k])
+            common = k == 1 and (lex.is_common(cand) or lex.is_allowed(cand))
+            if cand in lex.cities and not common:
+                if cand in lex.countries or cand in lex.states:
+                    return None
+                return cand
+        return None
+
+    def _area(self, text: str, start: int, words: list[str], the: bool = False) -> list[Span]:
+        """A place the gazetteer does not know, after a residence: a neighbourhood
+        (LOCATION-OTHER), unless it is a word, a clinical term, a state or country, or an
+        institution or dwelling ("lives in Sunrise Assisted Living", "in Section 8 housing").
+        After "the" a name of two words may be made of common ones (the South Valley)."""
+        lex = self.lex
+        phrase = " ".join(words)
+        end = start + len(phrase)
+        if (
+            (lex.is_common(words[0]) and not (the and len(words) > 1))
+            or any(lex.is_allowed(w) or w.endswith(("'s", "\u2019s")) for w in words)
+            or any(w.lower() in _FACILITY_WORDS for w in words)
+            or phrase in lex.countries
+            or phrase in lex.states
+            or (end < len(text) and (text[end].isalnum() or text[end] in "-'\u2019"))
+            or _NOT_AREA_AFTER.match(text, end) is not None
+            or _NOT_AREA_AFTER.match(" " + words[-1]) is not None
+        ):
+            return []
+        return [Span.of(text, start, end, "LOCATION-OTHER", _AREA, 0.7)]
+
+
+@functools.cache
+def _languages() -> frozenset[str]:
+    """Language names (``data/lexicons/languages.txt``): speech, never a city after a cue."""
+    return frozenset(data_lines("lexicons", "languages.txt"))
 
 
 def _joined(c: str) -> bool:

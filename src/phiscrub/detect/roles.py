@@ -34,13 +34,14 @@ _PERSON_JOB = re.compile(
     r"widowed|local|unemployed|part-time|full-time)[ ]){0,2}$"
 )
 #: the stricter context of care-giving occupations (``professions_medical.txt``): only a
-#: person's own job ("is a pharmacist", "retired nurse", "trained as a nursing technician"),
-#: never "there is a nurse at the bedside" or "the nurse"; "works as a nurse" stays untagged
-#: (the project's decision in name.toml, MEDSTAFF)
+#: person's own job ("is a pharmacist", "retired nurse", "trained as a nursing technician",
+#: "works as a nurse": GUIDELINES, Professions, the job of a patient or relative is
+#: PROFESSION), never "there is a nurse at the bedside" or "the nurse"
 _OWN_JOB = re.compile(
     r"(?<![Tt]here )\b(?:is|was|Is|Was)[ ](?:a|an)[ ](?:retired[ ]|former[ ])?$"
     r"|\b(?:retired|former|Retired|Former)[ ]$"
-    r"|\b[Tt]rained[ ]as[ ](?:a|an)[ ]$"
+    r"|\b(?:[Tt]rained|[Ww]orks?|[Ww]orked|[Ww]orking|[Ee]mployed)"
+    r"(?:[ ](?:part-time|full-time|nights|days))?[ ]as[ ](?:a|an)[ ]$"
 )
 #: a hyphenated modifier made of letters ("hay-ranch foreman", "tool-and-die maker"); not a
 #: participle ("right-handed"), not "year-old"

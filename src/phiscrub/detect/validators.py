@@ -99,6 +99,35 @@ def not_unit(text: str, start: int, end: int) -> bool:
     return _UNIT_AFTER.match(text, end) is None
 
 
+#: what makes a clock-time-shaped year a time of day: a numeric date right before it
+#: (2/8 2000, 10/21/2085 1900) or an event of a shift (given 2100, went home 2100, VS 2045)
+_CLOCK_BEFORE = re.compile(
+    r"(?:\b[01]?\d/[0-3]?\d(?:/\d{2,4})?|\b(?:given|administered|gave|"
+    r"(?:went|sent|gone)[ ]home|asleep|awake|woke|slept|VS|vitals|rechecked|paged|voided|"
+    r"repositioned|turned)\b)[ \t]+$",
+    re.I,
+)
+#: a line that opens with a clock time no year can be (0400, 1200 |): a column of times
+_TIME_ROW = re.compile(r"[ \t]*(?:[01][0-8]|0\d)[0-5]\d\b[ \t]*[|\t]")
+
+
+def _clock_shaped(d: str) -> bool:
+    return int(d[:2]) <= 23 and int(d[2:]) <= 59
+
+
+def _in_time_column(text: str, start: int) -> bool:
+    """The number opens a table row, and the row above or below opens with a time (1200 |)."""
+    line_start = text.rfind("\n", 0, start) + 1
+    if text[line_start:start].strip():
+        return False
+    prev_start = text.rfind("\n", 0, max(0, line_start - 1)) + 1
+    next_start = text.find("\n", start) + 1
+    rows = [prev_start] if line_start > 0 else []
+    if next_start > 0:
+        rows.append(next_start)
+    return any(_TIME_ROW.match(text, r) is not None for r in rows)
+
+
 def year(text: str, start: int, end: int) -> bool:
     """A plausible year (1900-2100), neither a quantity nor a clock time."""
     d = _digits(text[start:end])[:4]
@@ -106,7 +135,12 @@ def year(text: str, start: int, end: int) -> bool:
         return False
     if not not_unit(text, start, end):
         return False
-    return _TIME_BEFORE.search(text, max(0, start - 8), start) is None
+    if _TIME_BEFORE.search(text, max(0, start - 8), start) is not None:
+        return False
+    if not _clock_shaped(d):
+        return True
+    clock = _CLOCK_BEFORE.search(text, max(0, start - 20), start) is not None
+    return not (clock or _in_time_column(text, start))
 
 
 def age(text: str, start: int, end: int) -> bool:
@@ -267,6 +301,76 @@ def handle_of_name(text: str, start: int, end: int) -> bool:
     return _derived_from_name(text[start:end], text, start)
 
 
+@functools.cache
+def _acronyms() -> frozenset[str]:
+    from phiscrub.resources import data_lines
+
+    return frozenset(data_lines("lexicons", "clinical_acronyms.txt"))
+
+
+#: lower-case words after a slash that make ``XX/yy`` a clinical shorthand, not initials
+_CLINICAL_LOWER_WORDS = (
+    "po iv im sq sc pr sl prn hs bid tid qid qd qhs dl ml hr hrs min kg day wk wks mo yr mg "
+    "mcg neg pos nl wnl sec abd ext pt pts yo ct us cr lb lbs"
+)
+_CLINICAL_LOWER = frozenset(_CLINICAL_LOWER_WORDS.split())
+_SECOND = re.compile(r"[ ]?[/:][ ]?([A-Za-z]{2,5})")
+
+
+def initials(text: str, start: int, end: int) -> bool:
+    """Capitals that may be a clinician's initials: not a clinical acronym (CBC, ICU, ROS)."""
+    return text[start:end].upper() not in _acronyms()
+
+
+def initials_pair(text: str, start: int, end: int) -> bool:
+    """Signature initials ``JKS/rt``, ``AF:lc``, ``IC/HS``: the second part is not a
+    clinical word (``IV/po``), and the two are not both clinical acronyms (``CT/MRI``)."""
+    m = _SECOND.match(text, end)
+    if m is None:
+        return initials(text, start, end)
+    second = m.group(1)
+    if second.islower() and second in _CLINICAL_LOWER:
+        return False
+    return initials(text, start, end) or second.upper() not in _acronyms()
+
+
+_PERSON = re.compile(
+    r"(?<![\w.])([A-Z])[a-z'\u2019\-]+(?:[ ]([A-Z])\.?)?(?:[ ]([A-Z])[a-z'\u2019\-]+){1,2}\b"
+)
+
+
+@functools.lru_cache(maxsize=8)
+def _name_initials(text: str) -> frozenset[str]:
+    """The initials of the capitalised 2-3 word names of a note (Keisha L. Munroe -> KLM, KM)."""
+    out: set[str] = set()
+    for m in _PERSON.finditer(text):
+        caps = re.findall(r"(?<![\w'\u2019\-])[A-Z]", m.group())
+        out.add("".join(caps))
+        if len(caps) == 3:
+            out.add(caps[0] + caps[2])
+    return frozenset(out)
+
+
+def initials_of_name(text: str, start: int, end: int) -> bool:
+    """Initials (not a clinical acronym) of a person the note names in full: a table cell
+    ``| KLM |`` in a note that names Keisha L. Munroe."""
+    return initials(text, start, end) and text[start:end] in _name_initials(text)
+
+
+_UK_AFTER = re.compile(
+    r",?[ \t]+[A-Z0-9]{2,4}[ ]\d[A-Z]{2},?[ \t]*"
+    r"(?:UK|U\.K\.|United Kingdom|England|Scotland|Wales|Northern Ireland|GB|Great Britain)\b"
+)
+
+
+def known_city_or_uk(text: str, start: int, end: int) -> bool:
+    """A post town: a gazetteer city, or any town whose postcode is followed by the UK or one
+    of its nations (the country vouches for the town: Kirkby Lonsdale LA6 2AB, England)."""
+    from phiscrub.detect import lexicon  # the lexicons load lazily, once
+
+    return lexicon.known_city(text, start, end) or _UK_AFTER.match(text, end) is not None
+
+
 VALIDATORS: Mapping[str, Validator] = MappingProxyType(
     {
         "luhn_npi": luhn_npi,
@@ -287,5 +391,9 @@ VALIDATORS: Mapping[str, Validator] = MappingProxyType(
         "handle": handle,
         "handle_loose": handle_loose,
         "handle_of_name": handle_of_name,
+        "initials": initials,
+        "initials_pair": initials_pair,
+        "initials_of_name": initials_of_name,
+        "known_city_or_uk": known_city_or_uk,
     }
 )
