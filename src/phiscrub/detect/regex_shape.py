@@ -366,6 +366,13 @@ def has_prefix(regex: str, flags: int) -> bool:
     return bool(prefix) or bool(sre_compile._get_charset_prefix(parsed, flags))
 
 
+def has_literal_prefix(regex: str, flags: int) -> bool:
+    """Does the engine skip to a literal string every match starts with?"""
+    parsed = parse(regex, flags)
+    prefix, _, _ = sre_compile._get_literal_prefix(parsed, flags)
+    return bool(prefix)
+
+
 def char_class(chars: Iterable[str]) -> str:
     """A character class of exactly ``chars`` (every character escaped by its code)."""
     return "[" + "".join(f"\\U{ord(c):08x}" for c in sorted(chars)) + "]"
