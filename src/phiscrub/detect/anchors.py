@@ -29,6 +29,7 @@ from phiscrub.detect.regex_shape import (
     char_class,
     first_set,
     has_literal_prefix,
+    has_prefix,
     start_strings,
 )
 
@@ -125,8 +126,14 @@ def _plan(anchor: re.Pattern[str]) -> _Plan:
             tests = None
         guard = after_non_digit(anchor.pattern, bits)
         core = f"(?P<{WHOLE}>{anchor.pattern})"
-        if first is not None and not bits and (lead or anchor.pattern.startswith("(?<")):
-            # behind its FIRST set: the engine skips to it (a look-behind first has no prefix)
+        if (
+            first is not None
+            and not bits
+            and (lead or anchor.pattern.startswith("(?<") or not has_prefix(anchor.pattern, 0))
+        ):
+            # behind its FIRST set: the engine skips to it (a look-behind first has no prefix,
+            # nor has an alternation of classes, [NS],?[ ]+\d|GPS|[Cc]oordinates: the
+            # engine would try it at every character)
             core = f"{char_class(first)}(?<=(?=(?P<{WHOLE}>{anchor.pattern}))(?s:.))"
         if per_line and not bits:
             _plans[key] = _Plan(re.compile(core + "[^\\n]*"), True, tests, guard)
