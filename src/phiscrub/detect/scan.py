@@ -249,6 +249,10 @@ class TriggerCursor(Cursor):
         return None
 
 
+#: a lead that only the start of the text or of a line passes (without the "m" flag)
+_LINE_START = "(?:^|(?<=\\n))"
+
+
 def _scope(regex: str, flags: str) -> str:
     return f"(?{flags}:{regex})" if flags else regex
 
@@ -291,7 +295,7 @@ def _searcher_regex(
         check = re.compile(lead, bits) if lead else None
         return Searcher(re.compile(rest, bits), check, False, need, "prefix")
     first = first_set(alt, bits)
-    if alt.startswith("^") and bits & re.M:
+    if (alt.startswith("^") and bits & re.M) or alt.startswith(_LINE_START):
         # a line-start pattern: tried at the start of the text and after each line break
         # (a literal the engine skips to), not at every position
         lines = re.compile(f"\\n(?=(?P<{WHOLE}>{_scope(alt, flags)}))")
