@@ -26,6 +26,7 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from phiscrub.detect.gates import at_word
 from phiscrub.detect.regex_shape import (
     AT_WORD,
     FLAG_BITS,
@@ -302,5 +303,20 @@ def _searcher_regex(
         return Searcher(re.compile(alt, bits), None, False, need, "plain", lines=lines)
     if first is None:
         return Searcher(re.compile(alt, bits), None, False, need, "plain")
-    wrapped = f"{char_class(first)}(?<=(?=(?P<{WHOLE}>{_scope(alt, flags)}))(?s:.))"
+    guard = word_guard(alt, bits, first)
+    wrapped = f"{char_class(first)}{guard}(?<=(?=(?P<{WHOLE}>{_scope(alt, flags)}))(?s:.))"
     return Searcher(re.compile(wrapped), None, True, need, "first")
+
+
+#: after the first character of a candidate: no ASCII letter before it
+_NO_LETTER_BEFORE = "(?<![A-Za-z](?s:.))"
+_ASCII_LETTERS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz")
+
+
+def word_guard(alt: str, bits: int, first: frozenset[str]) -> str:
+    """A cheap test to put after the FIRST class of a wrapped searcher: when every match
+    starts with an ASCII letter where a letter run starts (:func:`gates.at_word`), a
+    candidate preceded by a letter is dropped before the whole alternative is tried there
+    (``organization_trigger``'s ``[a-z]{2,}(?:er|or|...)`` would be tried at every lower-case
+    letter of its windows)."""
+    return _NO_LETTER_BEFORE if first <= _ASCII_LETTERS and at_word(alt, bits) else ""
