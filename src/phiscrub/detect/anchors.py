@@ -11,7 +11,10 @@ anchor (patterns sharing one scan it once):
 - an anchor that starts with an ASCII digit is looked for at the runs of the note's shared
   digit index (:func:`phiscrub.detect.digits.digit_runs`), only at the positions its run
   tests admit, instead of a scan of every digit;
-- else a digit-led anchor is put behind its FIRST set (``[0-9](?<=(?=(?P<_m>A))(?s:.))``).
+- else a digit-led anchor is put behind its FIRST set (``[0-9](?<=(?=(?P<_m>A))(?s:.))``);
+- an anchor that has no literal prefix but whose every match starts with one of a few
+  literal strings (``[ ](?:at|for)[ ]|[Ee]mployer|...``: the engine would try it at every
+  space and common letter) is matched only where ``str.find`` finds one of them.
 """
 
 from __future__ import annotations
@@ -20,11 +23,21 @@ import re
 
 from phiscrub.detect.digits import RunKey, admits, after_non_digit, digit_runs
 from phiscrub.detect.gates import KMAX, Test, no_line_break, run_tests
-from phiscrub.detect.regex_shape import WHOLE, char_class, first_set
+from phiscrub.detect.lanes import note_index
+from phiscrub.detect.regex_shape import (
+    WHOLE,
+    char_class,
+    first_set,
+    has_literal_prefix,
+    has_prefix,
+    start_strings,
+)
 
 _DIGITS = frozenset("0123456789")
 _MANY = KMAX + 1
 _RUN = re.compile(r"[0-9]+")
+#: an anchor led by more start strings than this is scanned by the engine
+_MAX_FINDS = 40
 _anchor_memo: dict[str, tuple[str, list[tuple[int, int]]]] = {}
 
 
@@ -39,6 +52,8 @@ def anchor_spans(anchor: re.Pattern[str], text: str) -> list[tuple[int, int]]:
     spans: list[tuple[int, int]] = []
     if plan.tests is not None:
         spans = _from_runs(anchor, plan, text)
+    elif plan.starts is not None:
+        spans = _from_starts(anchor, plan, text)
     elif plan.per_line:
         spans = [m.span(WHOLE) for m in plan.regex.finditer(text)]
     else:  # what finditer gives: matches overlapping an earlier one dropped
@@ -53,7 +68,7 @@ def anchor_spans(anchor: re.Pattern[str], text: str) -> list[tuple[int, int]]:
 
 
 class _Plan:
-    __slots__ = ("guard", "lengths", "per_line", "regex", "tests", "useful")
+    __slots__ = ("guard", "lengths", "low_starts", "per_line", "regex", "starts", "tests", "useful")
 
     def __init__(
         self,
@@ -66,6 +81,8 @@ class _Plan:
         self.per_line = per_line
         self.tests = tests
         self.guard = guard  # no digit precedes a match: only a run's first digit
+        self.starts: frozenset[str] | None = None  # literal strings every match starts with
+        self.low_starts: frozenset[str] = frozenset()  # the same, lower case
         self.lengths: dict[RunKey, tuple[int, ...]] = {}  # run key -> where a match may start
         self.useful: set[RunKey] = set()  # the keys where one may start
 
@@ -109,14 +126,25 @@ def _plan(anchor: re.Pattern[str]) -> _Plan:
             tests = None
         guard = after_non_digit(anchor.pattern, bits)
         core = f"(?P<{WHOLE}>{anchor.pattern})"
-        if first is not None and not bits and (lead or anchor.pattern.startswith("(?<")):
-            # behind its FIRST set: the engine skips to it (a look-behind first has no prefix)
+        if (
+            first is not None
+            and not bits
+            and (lead or anchor.pattern.startswith("(?<") or not has_prefix(anchor.pattern, 0))
+        ):
+            # behind its FIRST set: the engine skips to it (a look-behind first has no prefix,
+            # nor has an alternation of classes, [NS],?[ ]+\d|GPS|[Cc]oordinates: the
+            # engine would try it at every character)
             core = f"{char_class(first)}(?<=(?=(?P<{WHOLE}>{anchor.pattern}))(?s:.))"
         if per_line and not bits:
             _plans[key] = _Plan(re.compile(core + "[^\\n]*"), True, tests, guard)
         else:
             flags = 0 if core.startswith("[") else bits
             _plans[key] = _Plan(re.compile(core, flags), per_line, tests, guard)
+        if tests is None and not bits and not has_literal_prefix(anchor.pattern, bits):
+            starts = start_strings(anchor.pattern, bits)
+            if starts is not None and len(starts) <= _MAX_FINDS:
+                _plans[key].starts = starts
+                _plans[key].low_starts = frozenset(x.lower() for x in starts)
     return _plans[key]
 
 
@@ -146,6 +174,39 @@ def _starts(plan: _Plan, text: str) -> list[int]:
             out.extend([s + n - k for s in starts for k in got])
     out.sort()
     return out
+
+
+def _from_starts(anchor: re.Pattern[str], plan: _Plan, text: str) -> list[tuple[int, int]]:
+    """The spans of a literal-led anchor: matched where one of its start strings is."""
+    assert plan.starts is not None
+    places: list[int] = []
+    starts, find = plan.starts, text.find
+    if len(plan.low_starts) < len(starts) and (ix := note_index(text)).aligned:
+        # fewer strings in the lower-cased text (every place of a start string has its
+        # lower case there): the anchor is then matched at a superset of its places
+        starts, find = plan.low_starts, ix.low.find
+    for st in starts:
+        i = find(st)
+        while i >= 0:
+            places.append(i)
+            i = find(st, i + 1)
+    places.sort()
+    spans: list[tuple[int, int]] = []
+    match = anchor.match
+    last = 0
+    for p in places:
+        if p < last:
+            continue
+        m = match(text, p)
+        if m is None:
+            continue
+        end = m.end()
+        spans.append((p, end))
+        last = end
+        if plan.per_line:  # the first of the line: the next one is on another line
+            nl = text.find("\n", end)
+            last = len(text) if nl < 0 else nl
+    return spans
 
 
 def _from_runs(anchor: re.Pattern[str], plan: _Plan, text: str) -> list[tuple[int, int]]:

@@ -333,3 +333,45 @@ def _breaks(items: Sequence[tuple[Any, Any]], flags: int) -> int | None:
             return None
         total += n
     return total
+
+
+#: every ASCII letter (what letters_taken counts)
+_ALL_LETTERS = 52
+
+
+def at_word(alt: str, bits: int = 0) -> bool:
+    """Does every match start where a run of ASCII letters may start: after ``\\b``, after
+    ``(?<![\\w...])`` (a negative look-behind of one class that takes every ASCII letter) or
+    after a look-behind whose last item takes no ASCII letter (``(?<=Fri/)``), first on every
+    path, perhaps inside opening groups: ``(?i:\\b(?:pain|score)...``, or optional ones:
+    ``(?:\\b(?:Trauma|ED)[ ])?\\b(?:Room|Bed)...``?"""
+    try:
+        parsed = parse(alt, bits)
+        return _at_word_seq(parsed.data, parsed.state.flags)
+    except re.error:
+        return False
+
+
+_REPEATS = (C.MAX_REPEAT, C.MIN_REPEAT, C.POSSESSIVE_REPEAT)
+
+
+def _at_word_seq(items: Sequence[tuple[Any, Any]], flags: int) -> bool:
+    if not items:
+        return False
+    op, av = items[0]
+    if op is C.AT:
+        return av is C.AT_BOUNDARY
+    if op is C.ASSERT_NOT and av[0] == -1:  # a negative look-behind of one class
+        inner = av[1].data
+        return len(inner) == 1 and letters_taken(inner[0][0], inner[0][1], flags) == _ALL_LETTERS
+    if op is C.ASSERT and av[0] == -1:  # a look-behind whose last character is no letter
+        inner = av[1].data
+        return bool(inner) and letters_taken(inner[-1][0], inner[-1][1], flags) == 0
+    if op is C.SUBPATTERN:
+        return _at_word_seq(av[3].data, (flags | av[1]) & ~av[2])
+    if op is C.BRANCH:
+        return all(_at_word_seq(alt.data, flags) for alt in av[1])
+    if op in _REPEATS:  # (?:X)?Y...: X at a word; and Y... too when X may be absent
+        lo, _, inner = av
+        return _at_word_seq(inner.data, flags) and (lo > 0 or _at_word_seq(items[1:], flags))
+    return False

@@ -24,13 +24,11 @@ Exact: the same matches at the same positions as the plain regexes (checked by
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from dataclasses import dataclass, field
-from re import _constants as C  # type: ignore[attr-defined]
-from typing import Any
 
-from phiscrub.detect.gates import letters_taken
-from phiscrub.detect.regex_shape import parse, whole_words
+from phiscrub.detect.gates import at_word
+from phiscrub.detect.regex_shape import whole_words
 from phiscrub.detect.scan import (
     MAX_STARTS,
     folds_case,
@@ -39,7 +37,6 @@ from phiscrub.detect.scan import (
 
 _WORD = re.compile(r"[A-Za-z]+")
 _LEAD_LETTERS = re.compile(r"[a-z]*")
-_ALL_LETTERS = 52
 #: memoised word -> alternatives rows kept at most (clinical vocabularies are bounded)
 _MEMO_MAX = 200_000
 
@@ -248,34 +245,3 @@ def word_starts(
 
 def _lead_ok(starts: frozenset[str]) -> bool:
     return all(x[:1].isascii() and x[:1].isalpha() for x in starts)
-
-
-def at_word(alt: str, bits: int = 0) -> bool:
-    """Does every match start where a run of ASCII letters may start: after ``\\b``, after
-    ``(?<![\\w...])`` (a negative look-behind of one class that takes every ASCII letter) or
-    after a look-behind whose last item takes no ASCII letter (``(?<=Fri/)``), first on every
-    path, perhaps inside opening groups: ``(?i:\\b(?:pain|score)...``?"""
-    try:
-        parsed = parse(alt, bits)
-        return _at_word_seq(parsed.data, parsed.state.flags)
-    except re.error:
-        return False
-
-
-def _at_word_seq(items: Sequence[tuple[Any, Any]], flags: int) -> bool:
-    if not items:
-        return False
-    op, av = items[0]
-    if op is C.AT:
-        return av is C.AT_BOUNDARY
-    if op is C.ASSERT_NOT and av[0] == -1:  # a negative look-behind of one class
-        inner = av[1].data
-        return len(inner) == 1 and letters_taken(inner[0][0], inner[0][1], flags) == _ALL_LETTERS
-    if op is C.ASSERT and av[0] == -1:  # a look-behind whose last character is no letter
-        inner = av[1].data
-        return bool(inner) and letters_taken(inner[-1][0], inner[-1][1], flags) == 0
-    if op is C.SUBPATTERN:
-        return _at_word_seq(av[3].data, (flags | av[1]) & ~av[2])
-    if op is C.BRANCH:
-        return all(_at_word_seq(alt.data, flags) for alt in av[1])
-    return False

@@ -366,6 +366,13 @@ def has_prefix(regex: str, flags: int) -> bool:
     return bool(prefix) or bool(sre_compile._get_charset_prefix(parsed, flags))
 
 
+def has_literal_prefix(regex: str, flags: int) -> bool:
+    """Does the engine skip to a literal string every match starts with?"""
+    parsed = parse(regex, flags)
+    prefix, _, _ = sre_compile._get_literal_prefix(parsed, flags)
+    return bool(prefix)
+
+
 def char_class(chars: Iterable[str]) -> str:
     """A character class of exactly ``chars`` (every character escaped by its code)."""
     return "[" + "".join(f"\\U{ord(c):08x}" for c in sorted(chars)) + "]"
@@ -379,6 +386,12 @@ def folds_case(regex: str, bits: int) -> bool:
 
 def _is_word_char(c: str) -> bool:
     return c.isalnum() or c == "_"
+
+
+def _run_ended(s: str) -> bool:
+    """Does ``s`` start with ASCII letters followed by another character (``Trauma ``)?"""
+    n = len(s) - len(s.lstrip(_ASCII_LETTERS))
+    return 0 < n < len(s)
 
 
 def whole_words(regex: str, flags: int = 0, letters: bool = False) -> frozenset[str] | None:
@@ -397,6 +410,7 @@ def whole_words(regex: str, flags: int = 0, letters: bool = False) -> frozenset[
     return None if found is None or len(found) > MAX_STARTS else found
 
 
+_ASCII_LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
 _ENDS = (C.AT_END, C.AT_END_LINE, C.AT_END_STRING)
 
 
@@ -418,9 +432,13 @@ def _whole_words(
             k += 1  # leading assertions
             continue
         if op is C.AT and (av is C.AT_BOUNDARY or av in _ENDS):
-            if all(s and _is_word_char(s[-1]) for s in acc) or av in _ENDS:
+            if all(s and (_is_word_char(s[-1]) or _run_ended(s)) for s in acc) or av in _ENDS:
                 return acc  # a word character then a boundary (or a line end): the run ends
             return None
+        if op is C.ASSERT and av[0] == 1 and acc != {""} and all(acc):
+            ahead, empty = _first_seq(av[1].data, flags)
+            if not empty and not any(c.isascii() and c.isalpha() for c in ahead):
+                return acc  # (?=\\d): no letter follows the strings
         if op in (C.ASSERT, C.ASSERT_NOT):
             k += 1  # consumes nothing: what follows decides
             continue

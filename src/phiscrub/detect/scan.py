@@ -26,6 +26,7 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from phiscrub.detect.gates import at_word
 from phiscrub.detect.regex_shape import (
     AT_WORD,
     FLAG_BITS,
@@ -249,6 +250,10 @@ class TriggerCursor(Cursor):
         return None
 
 
+#: a lead that only the start of the text or of a line passes (without the "m" flag)
+_LINE_START = "(?:^|(?<=\\n))"
+
+
 def _scope(regex: str, flags: str) -> str:
     return f"(?{flags}:{regex})" if flags else regex
 
@@ -291,12 +296,27 @@ def _searcher_regex(
         check = re.compile(lead, bits) if lead else None
         return Searcher(re.compile(rest, bits), check, False, need, "prefix")
     first = first_set(alt, bits)
-    if alt.startswith("^") and bits & re.M:
+    if (alt.startswith("^") and bits & re.M) or alt.startswith(_LINE_START):
         # a line-start pattern: tried at the start of the text and after each line break
         # (a literal the engine skips to), not at every position
         lines = re.compile(f"\\n(?=(?P<{WHOLE}>{_scope(alt, flags)}))")
         return Searcher(re.compile(alt, bits), None, False, need, "plain", lines=lines)
     if first is None:
         return Searcher(re.compile(alt, bits), None, False, need, "plain")
-    wrapped = f"{char_class(first)}(?<=(?=(?P<{WHOLE}>{_scope(alt, flags)}))(?s:.))"
+    guard = word_guard(alt, bits, first)
+    wrapped = f"{char_class(first)}{guard}(?<=(?=(?P<{WHOLE}>{_scope(alt, flags)}))(?s:.))"
     return Searcher(re.compile(wrapped), None, True, need, "first")
+
+
+#: after the first character of a candidate: no ASCII letter before it
+_NO_LETTER_BEFORE = "(?<![A-Za-z](?s:.))"
+_ASCII_LETTERS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz")
+
+
+def word_guard(alt: str, bits: int, first: frozenset[str]) -> str:
+    """A cheap test to put after the FIRST class of a wrapped searcher: when every match
+    starts with an ASCII letter where a letter run starts (:func:`gates.at_word`), a
+    candidate preceded by a letter is dropped before the whole alternative is tried there
+    (``organization_trigger``'s ``[a-z]{2,}(?:er|or|...)`` would be tried at every lower-case
+    letter of its windows)."""
+    return _NO_LETTER_BEFORE if first <= _ASCII_LETTERS and at_word(alt, bits) else ""
