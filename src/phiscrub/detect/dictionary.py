@@ -51,6 +51,15 @@ _FACILITY_WORDS = frozenset(
         "pavilion annex suite icu",
     )
 )
+#: one or two capitalised place names (any script's letters) with their commas right before a
+#: country, at the start of a line or after a word that is not part of a name
+_PW = (
+    r"[^\W\d_a-z][\w'\u2019.\-]*"
+    r"(?:[ ](?:(?:de|do|da|dos|das|del|la|el|du|al|an)[ ])?[^\W\d_a-z][\w'\u2019\-]*){0,2}"
+)
+_PLACES_BEFORE = re.compile(
+    rf"(?:^|(?<=[\s(;:]))(?=[^\W\d_a-z])({_PW}),[ ](?:(?=[^\W\d_a-z])({_PW}),[ ])?$"
+)
 #: ", City" right after a place: the place before it is a part of that city (Remington, Baltimore)
 _CITY_AFTER = re.compile(rf",[ ]((?:{_CAP})(?:[ ](?:{_CAP})){{0,2}})")
 _FIRST_WORD = re.compile(r"[A-Za-z]+")
@@ -163,7 +172,11 @@ class PlaceDictionaryDetector:
     def detect(self, doc: Document) -> list[Span]:
         text = doc.text
         out = self._country_spans(text)
+        before = self._before_country(text, [s for s in out if s.label == "COUNTRY"])
+        out.extend(before)
         for m in self._cues(text):
+            if any(b.start <= m.start("place") < b.end for b in before):
+                continue  # already a city or state before its country
             words = m.group("place").split(" ")
             if words[0] in _languages() and (
                 len(words) == 1 or words[1] in _languages()
@@ -191,6 +204,41 @@ class PlaceDictionaryDetector:
                 continue
             out.append(Span.of(text, start, end, "CITY", "dict.places:city_cue", 0.8))
         return out
+
+    def _before_country(self, text: str, countries: list[Span]) -> list[Span]:
+        """The place names written before a country (Hermosillo, Sonora, Mexico; Basra, Iraq):
+        the last one before the country is a state or province when two stand there, else a
+        city; a word, a clinical term or a person's name is not taken."""
+        out: list[Span] = []
+        for c in countries:
+            m = _PLACES_BEFORE.search(text, max(0, c.start - 80), c.start)
+            if m is None:
+                continue
+            parts = [(m.start(1), m.end(1))]
+            if m.group(2):
+                parts.append((m.start(2), m.end(2)))
+            if not all(self._place_like(text[a:b]) for a, b in parts):
+                continue
+            labels = ["CITY"] if len(parts) == 1 else ["CITY", "STATE"]
+            for (a, b), label in zip(parts, labels, strict=True):
+                out.append(Span.of(text, a, b, label, "dict.places:before_country", 0.7))
+        return out
+
+    def _place_like(self, phrase: str) -> bool:
+        lex = self.lex
+        words = [w for w in phrase.split(" ") if w[:1].isupper()]  # not de, do, la
+        if any(w.isupper() and len(w) <= 4 for w in words):
+            return False  # an acronym (PMH: HTN, DM, ...)
+        if phrase in lex.cities or phrase in lex.states:
+            return True
+        if phrase in lex.countries or any(
+            w.lower() in _all_common() or lex.is_allowed(w) for w in words
+        ):
+            return False
+        low = [w.lower() for w in words]
+        if len(low) == 1:
+            return low[0] not in lex.first_names  # "Jordan, Canada" may be a person
+        return not (low[0] in lex.first_names and low[-1] in lex.last_names)  # Maria Lopez
 
     def _city_after(self, text: str, end: int) -> list[Span]:
         """", City" right after a place (a gazetteer city, whole): that city as CITY."""
@@ -232,6 +280,14 @@ class PlaceDictionaryDetector:
         ):
             return []
         return [Span.of(text, start, end, "LOCATION-OTHER", _AREA, 0.7)]
+
+
+@functools.cache
+def _all_common() -> frozenset[str]:
+    """Every common English word of the lexicon (all levels), lower case."""
+    from phiscrub.detect.lexicon import lexicons
+
+    return frozenset(lexicons().common_words)
 
 
 @functools.cache
