@@ -99,7 +99,9 @@ def digit_led(alt: str, bits: int) -> bool:
 #: a run of ASCII digits: (its length, KMAX + 1 for longer ones; the character after it;
 #: the one after that), "" for the end of the text
 RunKey = tuple[int, str, str]
-_RUN = re.compile(r"[0-9]+")
+#: a run of ASCII digits, its first digit apart: a leading repeat gets no charset prefix (a
+#: match would be started at every character of the note)
+_RUN = re.compile(r"[0-9][0-9]*")
 _MANY = KMAX + 1
 _runs_memo: list[tuple[str, dict[RunKey, list[int]]]] = []
 
