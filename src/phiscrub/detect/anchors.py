@@ -30,6 +30,7 @@ from phiscrub.detect.regex_shape import (
     first_set,
     has_literal_prefix,
     has_prefix,
+    literal_prefix,
     start_strings,
 )
 
@@ -126,7 +127,12 @@ def _plan(anchor: re.Pattern[str]) -> _Plan:
             tests = None
         guard = after_non_digit(anchor.pattern, bits)
         core = f"(?P<{WHOLE}>{anchor.pattern})"
-        if (
+        if not bits and not lead and (lit := _literal_after_class(anchor.pattern)):
+            # a class then a literal ([A-Z]#, [a-z][ ]\d{1,2}): the engine skips to the
+            # literal, rarer than the class, and tries the anchor one character before
+            width = len(lit) + 1
+            core = f"{re.escape(lit)}(?<=(?=(?P<{WHOLE}>{anchor.pattern}))(?s:.){{{width}}})"
+        elif (
             first is not None
             and not bits
             and (lead or anchor.pattern.startswith("(?<") or not has_prefix(anchor.pattern, 0))
@@ -146,6 +152,21 @@ def _plan(anchor: re.Pattern[str]) -> _Plan:
                 _plans[key].starts = starts
                 _plans[key].low_starts = frozenset(x.lower() for x in starts)
     return _plans[key]
+
+
+_CLASS_LEAD = re.compile(r"\[\^?\]?(?:\\.|[^\]\\])*\]")
+
+
+def _literal_after_class(pattern: str) -> str:
+    """The literal prefix of what follows a leading one-character class ("" if none)."""
+    m = _CLASS_LEAD.match(pattern)
+    if m is None or pattern[m.end() : m.end() + 1] in ("*", "+", "?", "{"):
+        return ""
+    try:
+        lit = literal_prefix(pattern[m.end() :], 0)
+    except re.error:
+        return ""
+    return "" if "\n" in lit else lit
 
 
 def _starts(plan: _Plan, text: str) -> list[int]:

@@ -368,9 +368,14 @@ def has_prefix(regex: str, flags: int) -> bool:
 
 def has_literal_prefix(regex: str, flags: int) -> bool:
     """Does the engine skip to a literal string every match starts with?"""
+    return bool(literal_prefix(regex, flags))
+
+
+def literal_prefix(regex: str, flags: int) -> str:
+    """The literal string every match starts with, which the engine skips to ("" if none)."""
     parsed = parse(regex, flags)
     prefix, _, _ = sre_compile._get_literal_prefix(parsed, flags)
-    return bool(prefix)
+    return "".join(map(chr, prefix))
 
 
 def char_class(chars: Iterable[str]) -> str:

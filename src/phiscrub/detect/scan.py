@@ -310,13 +310,15 @@ def _searcher_regex(
 
 #: after the first character of a candidate: no ASCII letter before it
 _NO_LETTER_BEFORE = "(?<![A-Za-z](?s:.))"
-_ASCII_LETTERS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz")
+#: ASCII word characters: after a \b, one of them has no word character before it
+_ASCII_WORD = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_")
 
 
 def word_guard(alt: str, bits: int, first: frozenset[str]) -> str:
     """A cheap test to put after the FIRST class of a wrapped searcher: when every match
-    starts with an ASCII letter where a letter run starts (:func:`gates.at_word`), a
-    candidate preceded by a letter is dropped before the whole alternative is tried there
-    (``organization_trigger``'s ``[a-z]{2,}(?:er|or|...)`` would be tried at every lower-case
-    letter of its windows)."""
-    return _NO_LETTER_BEFORE if first <= _ASCII_LETTERS and at_word(alt, bits) else ""
+    starts with an ASCII word character where a letter run may start (:func:`gates.at_word`:
+    after \\b, no word character precedes it), a candidate preceded by a letter is dropped
+    before the whole alternative is tried there (``organization_trigger``'s
+    ``[a-z]{2,}(?:er|or|...)`` would be tried at every lower-case letter of its windows,
+    ``vin_checked``'s ``\\b[A-HJ-NPR-Z0-9]{17}\\b`` at every capital and digit)."""
+    return _NO_LETTER_BEFORE if first <= _ASCII_WORD and at_word(alt, bits) else ""
