@@ -139,19 +139,11 @@ class Searcher:
     def cursor(self, text: str, low: str) -> Cursor | None:
         """A cursor over ``text`` (``low`` is ``text.lower()``); None when nothing can match."""
         if self.starts is not None and self.full is not None:
-            where = low if self.folded else text
             if len(low) != len(text):  # lower case changed offsets (rare letters)
                 return _RegexCursor(self, text)
-            cands: list[int] = []
-            find = where.find
-            for s in self.starts:
-                i = find(s)
-                while i >= 0:
-                    cands.append(i)
-                    i = find(s, i + 1)
+            cands = self._starts_in(text, low)
             if not cands:
                 return None
-            cands.sort()
             return TriggerCursor(self.full, text, cands)
         if self.needs is not None and not any(n in low for n in self.needs):
             return None
