@@ -10,9 +10,7 @@ imported here with this folder and patient range, not copied.
 This corpus is for measurement only: never train or tune on it (see README.md).
 """
 
-from __future__ import annotations
-
-import importlib.util
+import runpy
 import sys
 from pathlib import Path
 
@@ -21,24 +19,6 @@ PATIENTS = range(951, 981)  # never collides with dev (101-175) or tune (901-940
 
 sys.dont_write_bytecode = True  # leave no __pycache__ in corpora/
 
-
-def _tune_main() -> object:
-    """``main`` of corpora/tune/build.py, loaded under its own module name."""
-    spec = importlib.util.spec_from_file_location("tune_build", HERE.parent / "tune" / "build.py")
-    if spec is None or spec.loader is None:
-        raise ImportError("cannot load corpora/tune/build.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module.main
-
-
-def main(argv: list[str] | None = None) -> int:
-    tune_main = _tune_main()
-    assert callable(tune_main)
-    result = tune_main(argv, root=HERE, patients=PATIENTS)
-    assert isinstance(result, int)
-    return result
-
-
 if __name__ == "__main__":
-    sys.exit(main())
+    build = runpy.run_path(str(HERE.parent / "tune" / "build.py"), run_name="tune_build")
+    sys.exit(build["main"](root=HERE, patients=PATIENTS))
