@@ -54,6 +54,30 @@ def test_merge_grows_a_rule_name_or_place_over_the_crf_span_keeping_its_label() 
     assert [(s.text, s.source) for s in lone] == [("Boston", "rules.location")]
 
 
+@pytest.mark.parametrize(
+    ("crf_text", "rule_text", "grown"),
+    [
+        ("T. Haskins", "Haskins", "T. Haskins"),  # an initial
+        ("Rosario Santos dela Cruz", "Rosario Santos", "Rosario Santos dela Cruz"),  # particle
+        ("VANTERPOOL, Desmond", "Desmond", "VANTERPOOL, Desmond"),  # LAST, First
+        ("Ann Lee, BSN", "Ann Lee", "Ann Lee"),  # a credential
+        ("Tran MBBS FRACGP", "Tran", "Tran"),  # international credentials
+        ("Nurse Kim Ames", "Kim Ames", "Kim Ames"),  # a role word
+        ("Sgt. Rivera", "Rivera", "Rivera"),  # a title
+        ("Ferreira concurs", "Ferreira", "Ferreira"),  # a lower-case word
+        ("Wendell, I", "Wendell", "Wendell"),  # the pronoun
+    ],
+)
+def test_merge_grows_a_rule_name_only_over_more_name_words(
+    crf_text: str, rule_text: str, grown: str
+) -> None:
+    text = f"Seen with {crf_text} called today."
+    rule = span(text, rule_text, "DOCTOR", "rules.name")
+    crf = span(text, crf_text, "DOCTOR", "crf")
+    out = steps.merge([rule], [crf], text=text)
+    assert [(s.text, s.label) for s in out] == [(grown, "DOCTOR")]
+
+
 def test_merge_fills_with_rule_spans_of_other_categories_only_where_no_crf_span_is() -> None:
     text = "Mary Lee, a retired welder and teacher"
     crf_name = span(text, "Mary Lee", "PATIENT", "crf")

@@ -223,7 +223,7 @@ class HybridTagger:
         if "merge" in off:
             spans = steps.merge([], crf + rules, priority=(), fill=False)
         else:
-            spans = steps.merge(rules, crf, fill=self.settings.fill)
+            spans = steps.merge(rules, crf, fill=self.settings.fill, text=doc.text)
         if "fax_or_phone" not in off:
             spans = steps.fax_or_phone(doc.text, spans)
         if "drop_credentials" not in off:
