@@ -227,6 +227,24 @@ def _common_words() -> frozenset[str]:
     return frozenset(lexicon.lexicons().common_words)
 
 
+@functools.cache
+def _person_names() -> frozenset[str]:
+    from phiscrub.detect import lexicon
+
+    lex = lexicon.lexicons()
+    return lex.first_names | lex.last_names
+
+
+def person_words(text: str, start: int, end: int) -> bool:
+    """Could the range be a person's name: some word of it is a census first or last name,
+    or no common English word (``Wound RN``, ``Re: Referral``, ``PT AND WIFE AGREE`` are
+    not; ``Rose Hill``, ``Okafor`` are)."""
+    words = [_fold(w) for w in _NAME_WORD.findall(text[start:end])]
+    words = [w for w in words if w]
+    names, common = _person_names(), _common_words()
+    return not words or any(w in names or w not in common for w in words)
+
+
 def _capitalised(text: str, start: int) -> list[str]:
     """The capitalised words of the same line, up to 100 chars back."""
     line_start = text.rfind("\n", 0, start) + 1
@@ -395,5 +413,6 @@ VALIDATORS: Mapping[str, Validator] = MappingProxyType(
         "initials_pair": initials_pair,
         "initials_of_name": initials_of_name,
         "known_city_or_uk": known_city_or_uk,
+        "person_words": person_words,
     }
 )
