@@ -207,6 +207,23 @@ def test_name_roles_type_a_name_by_the_role_word_before_it() -> None:
     assert out[0].source == "hybrid.correct:role" and out[3].source == "crf"
 
 
+def test_name_roles_look_past_an_honorific_and_at_a_role_after_the_name() -> None:
+    text = (
+        "Swallow screen (SLP Ms. Greer). Chaplain Rev. Amos Dunn came.\n"
+        "Checked by Rhona Kerr, clinical pharmacist. Spoke with R. Szabo (employer).\n"
+        "Seen with Ann Poole, Mary Lee."
+    )
+    found = [
+        span(text, "Greer", "PATIENT", "rules"),
+        span(text, "Amos Dunn", "PATIENT", "rules"),
+        span(text, "Rhona Kerr", "PATIENT", "crf"),
+        span(text, "R. Szabo", "DOCTOR", "crf"),
+        span(text, "Ann Poole", "DOCTOR", "crf"),  # a name after it is no role: left
+    ]
+    out = steps.name_roles(text, found)
+    assert [s.label for s in out] == ["DOCTOR", "DOCTOR", "DOCTOR", "PATIENT", "DOCTOR"]
+
+
 def test_propagation_tags_a_bare_surname_across_a_patients_notes() -> None:
     first = "Patient: Walter Quimby\nSeen today."
     second = "Follow-up.\nQuimby\nWalter Quimby called. Quimbyville is a town."

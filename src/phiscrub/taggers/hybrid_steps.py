@@ -322,17 +322,26 @@ def _role_patterns() -> dict[str, re.Pattern[str]]:
     return {
         label: re.compile(
             rf"(?<![^\W_])(?:{'|'.join(sorted(words, key=len, reverse=True))})"
-            r"[ \t]*(?:[:#-][ \t]*|\([ \t]*|,[ \t]+)?$",
+            r"[ \t]*(?:[:#-][ \t]*|\([ \t]*|,[ \t]+)?"
+            r"(?:(?:Mrs?|Ms|Miss|Mx|Rev|Fr|Pastor|Brother|Sister)\.?[ \t]+)?$",
             re.IGNORECASE,
         )
         for label, words in roles.items()
     }
 
 
+#: a role right after a name: ``Ann Lee, clinical pharmacist``, ``R. Szabo (employer)``
+_ROLE_AFTER = re.compile(
+    r"(?:,[ \t]*|[ \t]*\()((?:[A-Za-z]+[ \t])?[A-Za-z/-]+)(?=[ \t]*[),;.\n]|$)"
+)
+
+
 def name_roles(text: str, spans: Sequence[Span]) -> list[Span]:
     """A PATIENT or DOCTOR right after a role word on its line (``RN: Kim Ames``,
-    ``Subscriber Mark Lee``, ``(attorney Gerald Foss)``) takes the role's type, and so do
-    the other mentions of the same string in the note."""
+    ``Subscriber Mark Lee``, ``(attorney Gerald Foss)``, also past an honorific: ``SLP Ms.
+    Greer``) or right after it (``Rhona Kerr, clinical pharmacist``, ``R. Szabo
+    (employer)``) takes the role's type, and so do the other mentions of the same string in
+    the note."""
     patterns = _role_patterns()
     decided: dict[str, str] = {}
     for s in spans:
@@ -340,8 +349,9 @@ def name_roles(text: str, spans: Sequence[Span]) -> list[Span]:
             continue
         before = text[max(0, s.start - 40) : s.start]
         before = before[max(before.rfind("\n"), before.rfind("\r")) + 1 :]
+        after = _ROLE_AFTER.match(text, s.end)
         for label, pattern in patterns.items():
-            if pattern.search(before):
+            if pattern.search(before) or (after and pattern.search(after.group(1))):
                 decided.setdefault(s.text, label)
                 break
     return [
