@@ -137,6 +137,17 @@ def test_hospital_or_organization_by_words_and_context() -> None:
     assert [s.label for s in out] == ["ORGANIZATION", "HOSPITAL", "HOSPITAL"]
 
 
+def test_a_payer_label_makes_an_organization_and_care_words_a_hospital() -> None:
+    text = "Insurance: Silver State Health ID 4471. Seen at Tidewater Dialysis. Oak Labs."
+    spans = [
+        span(text, "Silver State Health", "HOSPITAL"),
+        span(text, "Tidewater Dialysis", "ORGANIZATION"),
+        span(text, "Oak Labs", "HOSPITAL"),
+    ]
+    out = steps.hospital_or_organization(text, spans)
+    assert [s.label for s in out] == ["ORGANIZATION", "HOSPITAL", "ORGANIZATION"]
+
+
 def test_organization_words_beat_generic_health_words() -> None:
     text = "Buckeye Mutual Health denied it. Westline Medical Supply. Lakeshore Medical Center."
     spans = [

@@ -55,12 +55,14 @@ _PHONE_WORDS = ("phone", "tel", "telephone", "ph", "cell", "mobile", "pager", "b
 #: words that make a name a hospital whatever else it holds
 _HOSPITAL_WORDS = frozenset(
     ["hospital", "hospitals", "clinic", "clinics", "infirmary", "hospice", "sanatorium",
-     "rehab", "rehabilitation"]
+     "rehab", "rehabilitation", "dialysis", "infusion", "asc"]
 )  # fmt: skip
 #: words that make a name a hospital unless it also holds an organization word
 #: (``Buckeye Mutual Health`` and ``Westline Medical Supply`` are organizations)
 _WEAK_HOSPITAL_WORDS = frozenset(
-    ["nursing", "medical", "health", "healthcare", "emergency", "surgical", "surgery"]
+    ["nursing", "medical", "health", "healthcare", "emergency", "surgical", "surgery",
+     "pediatrics", "paediatrics", "dermatology", "cardiology", "neurology", "oncology",
+     "urology", "vascular", "orthopedics", "orthopaedics", "psychiatry", "wound", "homecare"]
 )
 _ORG_WORDS = frozenset(
     ["inc", "corp", "corporation", "company", "co", "llc", "ltd", "industries", "group",
@@ -70,7 +72,9 @@ _ORG_WORDS = frozenset(
      "police", "sheriff", "county", "district", "ems", "fire", "society", "foundation",
      "association", "club", "fc", "league", "partners", "supply", "supplies", "freight",
      "logistics", "trucking", "transit", "pharmacy", "pharmacies", "plan", "mutual",
-     "insurance", "assurance", "hmo", "ppo", "medicare", "medicaid"]
+     "insurance", "assurance", "hmo", "ppo", "medicare", "medicaid", "lab", "labs",
+     "laboratory", "laboratories", "genomics", "diagnostics", "rentals", "hardware",
+     "coffee", "bar", "grill", "hs", "drug", "board"]
 )  # fmt: skip
 _HOSPITAL_BEFORE = re.compile(
     r"\b(?:admitted|transferred|discharged|presented|seen|followed|treated|hospitali[sz]ed)"
@@ -81,6 +85,10 @@ _ORG_BEFORE = re.compile(
     r"\b(?:works?|worked|working|employed|employee|job|retired|volunteers?|attends?)"
     r"\s+(?:at|for|by|from|with|of)?\s*(?:the\s+)?$",
     re.IGNORECASE,
+)
+#: a payer label shortly before on the line: the name is an insurer, an ORGANIZATION
+_PAYER_BEFORE = re.compile(
+    r"\b(?:insurance|insurer|payer|payor|carrier|pbm|coverage)\b[^\n]{0,12}$", re.IGNORECASE
 )
 _TITLE = re.compile(r"\b(?:Dr|DR|Doctor|dr)\.?\s+$")
 #: a word of letters in any script (``Lucía``, ``Ngọc``), with inner apostrophes and hyphens
@@ -268,7 +276,9 @@ def hospital_or_organization(text: str, spans: Sequence[Span]) -> list[Span]:
             before = text[max(0, s.start - 40) : s.start]
             if words & _HOSPITAL_WORDS and not words & _ORG_WORDS:
                 s = _relabel(s, "HOSPITAL", "hybrid.correct:hospital")
-            elif words & _ORG_WORDS and not words & _HOSPITAL_WORDS:
+            elif not words & _HOSPITAL_WORDS and (
+                words & _ORG_WORDS or _PAYER_BEFORE.search(before)
+            ):
                 s = _relabel(s, "ORGANIZATION", "hybrid.correct:organization")
             elif words & _WEAK_HOSPITAL_WORDS or _HOSPITAL_BEFORE.search(before):
                 s = _relabel(s, "HOSPITAL", "hybrid.correct:hospital")
