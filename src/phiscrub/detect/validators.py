@@ -198,6 +198,17 @@ def uk_phone(text: str, start: int, end: int) -> bool:
     return not all(len(g) == 4 and _CLOCK.fullmatch(g) for g in groups)
 
 
+def national_phone(text: str, start: int, end: int) -> bool:
+    """A national number with its trunk 0: 9 to 12 digits, and not a row of clock times
+    (0800 1200 1600; 06 1200 1800: the groups after the prefix are all times)."""
+    groups = re.findall(r"\d+", text[start:end])
+    d = "".join(groups)
+    if not 9 <= len(d) <= 12 or d[0] != "0":
+        return False
+    rest = groups[1:] if len(groups) > 2 else groups
+    return not all(len(g) == 4 and _CLOCK.fullmatch(g) for g in rest)
+
+
 def intl_phone(text: str, start: int, end: int) -> bool:
     """An international number: 8 to 15 digits in all (ITU E.164)."""
     return 8 <= len(_digits(text[start:end])) <= 15
@@ -387,6 +398,7 @@ VALIDATORS: Mapping[str, Validator] = MappingProxyType(
         "digits3": digits3,
         "month_year2": month_year2,
         "uk_phone": uk_phone,
+        "national_phone": national_phone,
         "intl_phone": intl_phone,
         "handle": handle,
         "handle_loose": handle_loose,
