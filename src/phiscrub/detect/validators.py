@@ -382,6 +382,21 @@ def known_city_or_uk(text: str, start: int, end: int) -> bool:
     return lexicon.known_city(text, start, end) or _UK_AFTER.match(text, end) is not None
 
 
+_ADDRESS_BEFORE = re.compile(
+    r"\b\d{1,5}[A-Za-z]?,?[ ]+(?:[A-Z][\w'\u2019\-]*[ ]+){1,3}(?:Street|St|Road|Rd|Avenue|Ave|"
+    r"Drive|Lane|Ln|Crescent|Cres|Place|Pl|Terrace|Tce|Highway|Hwy|Boulevard|Blvd|Way|Close|"
+    r"Parade|Pde|Grove|Court|Ct|Square|Row|Mews|Gardens|Walk|Quay)\b"
+    r"|\b(?:P\.?[ ]?O\.?[ ]+Box|Private[ ]Bag|Locked[ ]Bag|PO[ ]Box|Brgy\.?|Barangay|Purok|Blk)\b"
+)
+
+
+def address_line(text: str, start: int, end: int) -> bool:
+    """The town ends a postal address: a house number and a street, a box, a bag or a
+    barangay stands before it on its line (62 Waterloo Road, Lower Hutt 5010)."""
+    line = text.rfind("\n", 0, start) + 1
+    return _ADDRESS_BEFORE.search(text, max(line, start - 120), start) is not None
+
+
 VALIDATORS: Mapping[str, Validator] = MappingProxyType(
     {
         "luhn_npi": luhn_npi,
@@ -407,5 +422,6 @@ VALIDATORS: Mapping[str, Validator] = MappingProxyType(
         "initials_pair": initials_pair,
         "initials_of_name": initials_of_name,
         "known_city_or_uk": known_city_or_uk,
+        "address_line": address_line,
     }
 )
