@@ -382,6 +382,24 @@ def known_city_or_uk(text: str, start: int, end: int) -> bool:
     return lexicon.known_city(text, start, end) or _UK_AFTER.match(text, end) is not None
 
 
+_DAY_FIRST = re.compile(
+    r"(?<![\d/.\-])(?:1[3-9]|2\d|3[01])[/.\-](?:0?[1-9]|1[0-2])[/.\-](?:\d{4}|\d{2})(?![\d/])"
+    r"|\b[0-3]?\d[ ](?:January|February|March|April|May|June|July|August|September|October|"
+    r"November|December|Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sept?|Oct|Nov|Dec)\.?[ ](?:19|20|21)\d\d\b"
+)
+
+
+@functools.lru_cache(maxsize=8)
+def _writes_day_first(text: str) -> bool:
+    return _DAY_FIRST.search(text) is not None
+
+
+def day_first_note(text: str, start: int, end: int) -> bool:
+    """The note writes its dates day-first: a full numeric date whose first field is 13-31
+    (27/12/2036, 23.01.2025) or a day-month-year date (23 January 2025) stands in it."""
+    return _writes_day_first(text)
+
+
 _ADDRESS_BEFORE = re.compile(
     r"\b\d{1,5}[A-Za-z]?,?[ ]+(?:[A-Z][\w'\u2019\-]*[ ]+){1,3}(?:Street|St|Road|Rd|Avenue|Ave|"
     r"Drive|Lane|Ln|Crescent|Cres|Place|Pl|Terrace|Tce|Highway|Hwy|Boulevard|Blvd|Way|Close|"
@@ -423,5 +441,6 @@ VALIDATORS: Mapping[str, Validator] = MappingProxyType(
         "initials_of_name": initials_of_name,
         "known_city_or_uk": known_city_or_uk,
         "address_line": address_line,
+        "day_first_note": day_first_note,
     }
 )
