@@ -400,6 +400,39 @@ def day_first_note(text: str, start: int, end: int) -> bool:
     return _writes_day_first(text)
 
 
+#: words that never stand in a person's name (THE PATIENT IS AN ..., RE: LETTER OF ...)
+_NOT_NAME_WORDS = frozenset(
+    "a an and or of the to in on at for with by from as is are was were be been has had "
+    "have will would her his their its who which that this these those not no".split()
+)
+#: the last word of a job title, not of a name (Consultant Rheumatologist, Resident Medical
+#: Officer, Psychiatry registrar, Tech)
+_ROLE_END = re.compile(
+    r"(?:olog(?:ist|y)|ician|iatrist|iatry|ographer|apist|acist|eticist|ologist|ics|"
+    r"officer|registrar|consultant|tech|technician|nurse|specialist|midwife|assistant|manager|"
+    r"coordinator|worker|reviewer|surgeon|physician|dietitian|dietician|counsel+or|navigator|"
+    r"practitioner|fellow|resident|intern|attending|team|service|services|department|unit)$"
+)
+
+
+def person_name(text: str, start: int, end: int) -> bool:
+    """A name after a role or patient label, not a phrase: no function word (THE PATIENT IS
+    AN, RE: LETTER OF MEDICAL), not upper-case common words only (AND HER DAUGHTER), not a job
+    title (Consultant Rheumatologist, Resident Medical Officer)."""
+    from phiscrub.detect import lexicon  # the lexicons load lazily, once
+
+    words = re.findall(r"[^\W\d_]+(?:['\u2019\-][^\W\d_]+)*", text[start:end])
+    if not words:
+        return False
+    low = [w.lower() for w in words]
+    if any(len(w) > 1 and w in _NOT_NAME_WORDS for w in low):  # A is an initial
+        return False
+    lex = lexicon.lexicons()
+    if all(w.isupper() for w in words) and all(lex.is_common(w) for w in words):
+        return False
+    return _ROLE_END.search(low[-1]) is None
+
+
 _ADDRESS_BEFORE = re.compile(
     r"\b\d{1,5}[A-Za-z]?,?[ ]+(?:[A-Z][\w'\u2019\-]*[ ]+){1,3}(?:Street|St|Road|Rd|Avenue|Ave|"
     r"Drive|Lane|Ln|Crescent|Cres|Place|Pl|Terrace|Tce|Highway|Hwy|Boulevard|Blvd|Way|Close|"
@@ -441,6 +474,7 @@ VALIDATORS: Mapping[str, Validator] = MappingProxyType(
         "initials_of_name": initials_of_name,
         "known_city_or_uk": known_city_or_uk,
         "address_line": address_line,
+        "person_name": person_name,
         "day_first_note": day_first_note,
     }
 )
