@@ -401,10 +401,11 @@ def day_first_note(text: str, start: int, end: int) -> bool:
 
 
 #: words that never stand in a person's name (THE PATIENT IS AN ..., RE: LETTER OF ...)
-_NOT_NAME_WORDS = frozenset(
+_NOT_NAME_TEXT = (
     "a an and or of the to in on at for with by from as is are was were be been has had "
-    "have will would her his their its who which that this these those not no".split()
+    "have will would her his their its who which that this these those not no"
 )
+_NOT_NAME_WORDS = frozenset(_NOT_NAME_TEXT.split())
 #: the last word of a job title, not of a name (Consultant Rheumatologist, Resident Medical
 #: Officer, Psychiatry registrar, Tech)
 _ROLE_END = re.compile(
