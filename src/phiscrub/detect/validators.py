@@ -198,6 +198,17 @@ def uk_phone(text: str, start: int, end: int) -> bool:
     return not all(len(g) == 4 and _CLOCK.fullmatch(g) for g in groups)
 
 
+def national_phone(text: str, start: int, end: int) -> bool:
+    """A national number with its trunk 0: 9 to 12 digits, and not a row of clock times
+    (0800 1200 1600; 06 1200 1800: the groups after the prefix are all times)."""
+    groups = re.findall(r"\d+", text[start:end])
+    d = "".join(groups)
+    if not 9 <= len(d) <= 12 or d[0] != "0":
+        return False
+    rest = groups[1:] if len(groups) > 2 else groups
+    return not all(len(g) == 4 and _CLOCK.fullmatch(g) for g in rest)
+
+
 def intl_phone(text: str, start: int, end: int) -> bool:
     """An international number: 8 to 15 digits in all (ITU E.164)."""
     return 8 <= len(_digits(text[start:end])) <= 15
@@ -389,6 +400,73 @@ def known_city_or_uk(text: str, start: int, end: int) -> bool:
     return lexicon.known_city(text, start, end) or _UK_AFTER.match(text, end) is not None
 
 
+_DAY_FIRST = re.compile(
+    r"(?<![\d/.\-])(?:1[3-9]|2\d|3[01])[/.\-](?:0?[1-9]|1[0-2])[/.\-](?:\d{4}|\d{2})(?![\d/])"
+    r"|\b[0-3]?\d[ ](?:January|February|March|April|May|June|July|August|September|October|"
+    r"November|December|Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sept?|Oct|Nov|Dec)\.?[ ](?:19|20|21)\d\d\b"
+)
+
+
+@functools.lru_cache(maxsize=8)
+def _writes_day_first(text: str) -> bool:
+    return _DAY_FIRST.search(text) is not None
+
+
+def day_first_note(text: str, start: int, end: int) -> bool:
+    """The note writes its dates day-first: a full numeric date whose first field is 13-31
+    (27/12/2036, 23.01.2025) or a day-month-year date (23 January 2025) stands in it."""
+    return _writes_day_first(text)
+
+
+#: words that never stand in a person's name (THE PATIENT IS AN ..., RE: LETTER OF ...)
+_NOT_NAME_TEXT = (
+    "a an and or of the to in on at for with by from as is are was were be been has had "
+    "have will would her his their its who which that this these those not no"
+)
+_NOT_NAME_WORDS = frozenset(_NOT_NAME_TEXT.split())
+#: the last word of a job title, not of a name (Consultant Rheumatologist, Resident Medical
+#: Officer, Psychiatry registrar, Tech)
+_ROLE_END = re.compile(
+    r"(?:olog(?:ist|y)|ician|iatrist|iatry|ographer|apist|acist|eticist|ologist|ics|"
+    r"officer|registrar|consultant|tech|technician|nurse|specialist|midwife|assistant|manager|"
+    r"coordinator|worker|reviewer|surgeon|physician|dietitian|dietician|counsel+or|navigator|"
+    r"practitioner|fellow|resident|intern|attending|team|service|services|department|unit)$"
+)
+
+
+def person_name(text: str, start: int, end: int) -> bool:
+    """A name after a role or patient label, not a phrase: no function word (THE PATIENT IS
+    AN, RE: LETTER OF MEDICAL), not upper-case common words only (AND HER DAUGHTER), not a job
+    title (Consultant Rheumatologist, Resident Medical Officer)."""
+    from phiscrub.detect import lexicon  # the lexicons load lazily, once
+
+    words = re.findall(r"[^\W\d_]+(?:['\u2019\-][^\W\d_]+)*", text[start:end])
+    if not words:
+        return False
+    low = [w.lower() for w in words]
+    if any(len(w) > 1 and w in _NOT_NAME_WORDS for w in low):  # A is an initial
+        return False
+    lex = lexicon.lexicons()
+    if all(w.isupper() for w in words) and all(lex.is_common(w) for w in words):
+        return False
+    return _ROLE_END.search(low[-1]) is None
+
+
+_ADDRESS_BEFORE = re.compile(
+    r"\b\d{1,5}[A-Za-z]?,?[ ]+(?:[A-Z][\w'\u2019\-]*[ ]+){1,3}(?:Street|St|Road|Rd|Avenue|Ave|"
+    r"Drive|Lane|Ln|Crescent|Cres|Place|Pl|Terrace|Tce|Highway|Hwy|Boulevard|Blvd|Way|Close|"
+    r"Parade|Pde|Grove|Court|Ct|Square|Row|Mews|Gardens|Walk|Quay)\b"
+    r"|\b(?:P\.?[ ]?O\.?[ ]+Box|Private[ ]Bag|Locked[ ]Bag|PO[ ]Box|Brgy\.?|Barangay|Purok|Blk)\b"
+)
+
+
+def address_line(text: str, start: int, end: int) -> bool:
+    """The town ends a postal address: a house number and a street, a box, a bag or a
+    barangay stands before it on its line (62 Waterloo Road, Lower Hutt 5010)."""
+    line = text.rfind("\n", 0, start) + 1
+    return _ADDRESS_BEFORE.search(text, max(line, start - 120), start) is not None
+
+
 VALIDATORS: Mapping[str, Validator] = MappingProxyType(
     {
         "luhn_npi": luhn_npi,
@@ -405,6 +483,7 @@ VALIDATORS: Mapping[str, Validator] = MappingProxyType(
         "digits3": digits3,
         "month_year2": month_year2,
         "uk_phone": uk_phone,
+        "national_phone": national_phone,
         "intl_phone": intl_phone,
         "handle": handle,
         "handle_loose": handle_loose,
@@ -414,5 +493,8 @@ VALIDATORS: Mapping[str, Validator] = MappingProxyType(
         "initials_of_name": initials_of_name,
         "known_city_or_uk": known_city_or_uk,
         "person_words": person_words,
+        "address_line": address_line,
+        "person_name": person_name,
+        "day_first_note": day_first_note,
     }
 )
