@@ -8,8 +8,7 @@ alternatives added up. Here each alternative that starts with an ASCII digit is 
 (its parse tree) into *run tests*: for each length of the run of ASCII digits where a
 match starts, which characters may end that run and which may follow that one. The lane
 is tried only at the runs whose length and two next characters its tests admit
-(:func:`phiscrub.detect.digits.admits`), and its regex (:mod:`phiscrub.detect.runtrie`)
-walks the run and tries only the alternatives admitted by the character that ends it.
+(:func:`phiscrub.detect.digits.admits`), and there only the alternatives they admit.
 This module also reads other facts off parse trees: :func:`no_line_break`,
 :func:`max_breaks`.
 
