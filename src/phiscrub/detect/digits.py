@@ -173,10 +173,12 @@ class DigitLane:
     # run key -> the alternatives (numbers, file order) whose tests admit a run of this key
     orders: dict[RunKey, tuple[int, ...]] = field(default_factory=dict, compare=False, repr=False)
     yes: set[RunKey] = field(default_factory=set, compare=False, repr=False)  # admitted keys
-    # unguarded: run key (shorter than _MANY) -> (offset in the run, alternatives to try)
+    # unguarded: run key -> (offset in the run, alternatives to try) for each digit where
+    # the tests admit the rest of the run (a long run: read per run, see _long)
     places: dict[RunKey, tuple[tuple[int, tuple[int, ...]], ...]] = field(
         default_factory=dict, compare=False, repr=False
     )
+    some: set[RunKey] = field(default_factory=set, compare=False, repr=False)  # places there
 
     @classmethod
     def build(
@@ -233,13 +235,20 @@ class DigitLane:
         return keys & self.yes
 
     def _offsets(self, key: RunKey) -> tuple[tuple[int, tuple[int, ...]], ...]:
-        """Unguarded: (offset, alternatives) for each digit of a run of this key (shorter
-        than _MANY) where the tests admit the rest of the run."""
+        """Unguarded: (offset, alternatives) for each digit of a run of this key where the
+        tests admit the rest of the run (memoised; a key with some is in ``some``). A long
+        run's rests are as long as the run's length says: ``((-1, ()),)`` if any may be."""
         got = self.places.get(key)
         if got is None:
             n, c1, c2 = key
-            got = tuple((n - k, o) for k in range(n, 0, -1) if (o := self.order((k, c1, c2))))
+            if n == _MANY:
+                admitted = any(self.order((k, c1, c2)) for k in range(1, _MANY + 1))
+                got = ((-1, ()),) if admitted else ()
+            else:
+                got = tuple((n - k, o) for k in range(n, 0, -1) if (o := self.order((k, c1, c2))))
             self.places[key] = got
+            if got:
+                self.some.add(key)
         return got
 
     def find_all(self, text: str) -> list[LaneHit]:
@@ -266,11 +275,15 @@ class DigitLane:
                             out.append((p, slots[k], m.end(), m, self))
                             break
             return out
-        for key, starts in runs.items():
+        keys = runs.keys()
+        for key in set(keys).difference(self.places):  # keys not met before
+            self._offsets(key)
+        for key in keys & self.some:
+            starts = runs[key]
             if key[0] == _MANY:  # a long run: every digit, the rest's length read off it
                 found = [(p, o) for s in starts for p, o in self._long(text, s, key[1], key[2])]
             else:
-                found = [(s + j, o) for j, o in self._offsets(key) for s in starts]
+                found = [(s + j, o) for j, o in self.places[key] for s in starts]
             for p, order in found:
                 for k in order:
                     if (m := alones[k].match(text, p)) is not None:
