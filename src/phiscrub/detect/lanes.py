@@ -15,7 +15,8 @@ text) and shared by every pattern file and dictionary:
 - **word anchors and word tails**: a pattern's anchor led by words, and the tail of an
   alternative searched in windows when it starts a letter run (:mod:`phiscrub.detect.tails`),
   are rows of the same table (slots ``ANCHOR_SLOT + pattern``, ``TAIL_SLOT + slot``) whose
-  places are exact.
+  places are exact; so is a word-led alternative of an anchored pattern (``WINDOW_SLOT +
+  slot``), tried only at its places inside the pattern's windows.
 
 Exact: the same matches at the same positions as the plain regexes (checked by
 ``tests/detect/test_scan.py``).
@@ -91,6 +92,9 @@ ANCHOR_SLOT = 1 << 20
 #: word-lane slots of the word-led tails of alternatives (:mod:`phiscrub.detect.tails`) are
 #: ``TAIL_SLOT + alternative slot``
 TAIL_SLOT = 2 << 20
+#: word-lane slots of word-led alternatives searched in windows (an anchored pattern's,
+#: without a tail) are ``WINDOW_SLOT + alternative slot``
+WINDOW_SLOT = 3 << 20
 
 
 @dataclass
