@@ -32,7 +32,7 @@ import heapq
 import operator
 import re
 import tomllib
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from importlib import resources
 from typing import Any
@@ -52,6 +52,7 @@ from phiscrub.detect.scan import (
     Searcher,
     WindowCursor,
     first_set,
+    matches_at,
     searchers,
     split_top,
 )
@@ -270,31 +271,6 @@ def _hits(comp: _Compiled, m: re.Match[str], start: int, end: int, text: str) ->
     return [(a, b, label, pat) for a, b, label in ranges]
 
 
-def _in_windows(
-    alone: re.Pattern[str],
-    text: str,
-    places: Sequence[int],
-    windows: list[tuple[int, int]],
-) -> list[tuple[int, int, re.Match[str]]]:
-    """What a searcher's ``find_all(text, low, windows)`` gives for a word-led alternative,
-    from its places in the word lane (sorted): each place inside a window is matched there,
-    the window's end as the end of the text (a window ends at a line end, so no word crosses
-    it). A window is as wide as a line or more: tried at its words, not at its every
-    character of the alternative's FIRST set (``dept_ward``: 11,000 tries per corpus)."""
-    out: list[tuple[int, int, re.Match[str]]] = []
-    match = alone.match
-    k, n = 0, len(windows)
-    for p in places:
-        while k < n and windows[k][1] <= p:
-            k += 1
-        if k == n:
-            break
-        lo, hi = windows[k]
-        if p >= lo and (m := match(text, p, hi)) is not None:
-            out.append((p, m.end(), m))
-    return out
-
-
 @dataclass
 class PatternDetector:
     """Runs every pattern of one file, leftmost match first: ``detect(doc) -> spans``.
@@ -484,7 +460,7 @@ class PatternDetector:
                 windows = WindowCursor.windows_at(text, anchor_spans(anchor, text), before)
             for i, s in slots if windows else ():
                 if ix.aligned and (alone := self._window_words.get(i)) is not None:
-                    got = _in_windows(alone, text, cands.get(WINDOW_SLOT + i, ()), windows)
+                    got = matches_at(alone, text, cands.get(WINDOW_SLOT + i, ()), windows)
                 elif (tail := self._tails.get(i)) is None:
                     got = s.find_all(text, low, windows)
                 else:  # the tail's places from the word index, when it is registered there
