@@ -33,6 +33,7 @@ from re import _constants as C  # type: ignore[attr-defined]
 from typing import Any
 
 from phiscrub.detect.gates import KMAX, Test, digit_item, run_tests
+from phiscrub.detect.lanes import ByteClass
 from phiscrub.detect.regex_shape import parse
 from phiscrub.detect.scan import first_set
 
@@ -104,11 +105,12 @@ def digit_led(alt: str, bits: int) -> bool:
 #: a run of ASCII digits: (its length, KMAX + 1 for longer ones; the character after it;
 #: the one after that), "" for the end of the text
 RunKey = tuple[int, str, str]
-#: a run of ASCII digits, its first digit apart: a leading repeat gets no charset prefix (a
-#: match would be started at every character of the note)
+#: a run of ASCII digits (matched at a long run's start), its first digit apart
 _RUN = re.compile(r"[0-9][0-9]*")
 _MANY = KMAX + 1
 _runs_memo: list[tuple[str, dict[RunKey, list[int]]]] = []
+#: the runs of the shared digit index, read by byte maps (:class:`lanes.ByteClass`)
+_ASCII_DIGITS = ByteClass("0123456789")
 
 
 def digit_runs(text: str) -> dict[RunKey, list[int]]:
@@ -119,9 +121,10 @@ def digit_runs(text: str) -> dict[RunKey, list[int]]:
             return runs
     runs = {}
     get = runs.get
-    for m in _RUN.finditer(text):
-        s, e = m.span()
-        key = (e - s if e - s < _MANY else _MANY, text[e : e + 1], text[e + 1 : e + 2])
+    for digits, s in zip(*_ASCII_DIGITS.find(text), strict=True):
+        n = len(digits)
+        e = s + n
+        key = (n if n < _MANY else _MANY, text[e : e + 1], text[e + 1 : e + 2])
         got = get(key)
         if got is None:
             runs[key] = [s]
