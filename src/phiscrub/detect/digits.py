@@ -144,10 +144,11 @@ def admits(tests: tuple[Test, ...] | None, key: RunKey) -> bool:
         return False
     if isinstance(test, str) or n == _MANY:
         return True
+    # c1 or c2 "" (the end of the text) is among a record's characters where \Z may be
     for (chars, wide), after in test:
-        if not (c1 and (c1 in chars or (wide and c1 > "\x7f"))):
+        if not (c1 in chars or (wide and c1 > "\x7f")):
             continue
-        if after is None or (c2 and (c2 in after[0] or (after[1] and c2 > "\x7f"))):
+        if after is None or c2 in after[0] or (after[1] and c2 > "\x7f"):
             return True
     return False
 
