@@ -95,6 +95,19 @@ def test_run_tests_read_the_regex() -> None:
     assert gates.run_tests(r"\d*", 0) is None  # a match may be empty
 
 
+def test_end_of_text_in_run_tests() -> None:
+    """``\\Z`` after a run or after the character ending it: "" (the end) in the run key."""
+    regex = r"(?<=[a-z])\d{2,5}[ \t]*(?:\n|\Z)"
+    end = gates.run_tests(regex, 0)
+    assert end is not None
+    assert digits.admits(end, (3, "", "")) and digits.admits(end, (3, " ", ""))
+    assert digits.admits(end, (2, "\n", "x"))
+    assert not digits.admits(end, (3, " ", "x")) and not digits.admits(end, (6, "", ""))
+    anchor = re.compile(regex)
+    for text in ("jdoe42", "ab12 \nx", "ab123456", "ab12 x", "q7 9", "ab12\t", "x1234 \t"):
+        assert anchors.anchor_spans(anchor, text) == [m.span() for m in anchor.finditer(text)]
+
+
 @pytest.mark.parametrize("file", FILES)
 def test_anchor_spans_make_the_same_windows(file: str) -> None:
     for _, anchor, before, _ in pattern_detector(file)._anchored:

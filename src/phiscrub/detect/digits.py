@@ -1,21 +1,27 @@
 """Digit lanes: the digit-led alternatives of a pattern file, found together (speed only).
 
 The alternatives of one file whose matches start with a digit (or rare punctuation such
-as ``(`` or ``#``) are joined into ONE regex tried, in C, only at those characters; the
-alternative that matched is read from its group name, so the file's order (earlier
-pattern wins a tie) is kept, and a match that fails its hooks gives way to the next
-alternative of the lane at the same position (:meth:`DigitLane.next_at`). Alternatives
-that start with an ASCII digit go into a trie over the run of digits
-(:mod:`phiscrub.detect.runtrie`), tried only where their run tests admit the run.
+as ``(`` or ``#``) form a lane: at a place where one may start, they are tried in file
+order and the first that matches is the candidate there (so the earlier pattern wins a
+tie); a match that fails its hooks gives way to the next alternative of the lane at the
+same position (:meth:`DigitLane.next_at`).
 
-A lane whose alternatives no digit precedes (``\\b``, ``(?<!\\d)``, a look-behind ending
-in a non-digit, first) is tried only at the runs of the note's shared digit index
-(:func:`digit_runs`: every run, grouped by its length and the two characters after it,
-computed once per note for every file and the digit-led anchors), and only at the groups
-its run tests admit: most runs (``5 mg``, ``120/80`` for an age) are never tried. The
-non-digit first characters (``(``, ``#``, ``+``...) get one lane each, led by that
-literal: the engine skips to it (memchr) where it tests a class at every character.
-Both ways are exact (``tests/detect/test_scan.py``, ``test_speed.py``).
+Alternatives that start with an ASCII digit are tried only at the runs of the note's
+shared digit index (:func:`digit_runs`: every run, grouped by its length and the two
+characters after it, computed once per note for every file and the digit-led anchors),
+and at a run only those whose run tests admit it (its length and the two characters after
+it, :mod:`phiscrub.detect.gates`): most runs (``5 mg``, ``120/80`` for an age) are never
+tried, and at the others one or two alternatives are. A lane whose alternatives no digit
+precedes (``\\b``, ``(?<!\\d)``, a look-behind ending in a non-digit, first) is tried at a
+run's first digit only, the others at each digit of a run where the tests admit the rest
+of the run. The non-digit first characters (``(``, ``#``, ``+``...) get one lane each,
+led by that literal: the engine skips to it (memchr) where it tests a class at every
+character. Exact (``tests/detect/test_scan.py``, ``test_speed.py``).
+
+Each alternative is matched alone (``re.match`` at the place): a joined regex with one
+named group per alternative, to read which one matched, cost three times as much per try
+(the engine saves and restores the marks of a hundred groups at every branch), and its
+compilation took 0.4 s.
 """
 
 from __future__ import annotations
@@ -27,8 +33,8 @@ from re import _constants as C  # type: ignore[attr-defined]
 from typing import Any
 
 from phiscrub.detect.gates import KMAX, Test, digit_item, run_tests
+from phiscrub.detect.lanes import ByteClass
 from phiscrub.detect.regex_shape import parse
-from phiscrub.detect.runtrie import trie
 from phiscrub.detect.scan import first_set
 
 _NAMED = re.compile(r"\(\?P<[A-Za-z_][A-Za-z0-9_]*>")
@@ -99,11 +105,12 @@ def digit_led(alt: str, bits: int) -> bool:
 #: a run of ASCII digits: (its length, KMAX + 1 for longer ones; the character after it;
 #: the one after that), "" for the end of the text
 RunKey = tuple[int, str, str]
-#: a run of ASCII digits, its first digit apart: a leading repeat gets no charset prefix (a
-#: match would be started at every character of the note)
+#: a run of ASCII digits (matched at a long run's start), its first digit apart
 _RUN = re.compile(r"[0-9][0-9]*")
 _MANY = KMAX + 1
 _runs_memo: list[tuple[str, dict[RunKey, list[int]]]] = []
+#: the runs of the shared digit index, read by byte maps (:class:`lanes.ByteClass`)
+_ASCII_DIGITS = ByteClass("0123456789")
 
 
 def digit_runs(text: str) -> dict[RunKey, list[int]]:
@@ -114,9 +121,10 @@ def digit_runs(text: str) -> dict[RunKey, list[int]]:
             return runs
     runs = {}
     get = runs.get
-    for m in _RUN.finditer(text):
-        s, e = m.span()
-        key = (e - s if e - s < _MANY else _MANY, text[e : e + 1], text[e + 1 : e + 2])
+    for digits, s in zip(*_ASCII_DIGITS.find(text), strict=True):
+        n = len(digits)
+        e = s + n
+        key = (n if n < _MANY else _MANY, text[e : e + 1], text[e + 1 : e + 2])
         got = get(key)
         if got is None:
             runs[key] = [s]
@@ -136,35 +144,45 @@ def admits(tests: tuple[Test, ...] | None, key: RunKey) -> bool:
         return False
     if isinstance(test, str) or n == _MANY:
         return True
+    # c1 or c2 "" (the end of the text) is among a record's characters where \Z may be
     for (chars, wide), after in test:
-        if not (c1 and (c1 in chars or (wide and c1 > "\x7f"))):
+        if not (c1 in chars or (wide and c1 > "\x7f")):
             continue
-        if after is None or (c2 and (c2 in after[0] or (after[1] and c2 > "\x7f"))):
+        if after is None or c2 in after[0] or (after[1] and c2 > "\x7f"):
             return True
     return False
 
 
+#: one candidate of a lane: (start, slot, end, match, the lane)
+LaneHit = tuple[int, int, int, re.Match[str], "DigitLane"]
+
+
 @dataclass(frozen=True)
 class DigitLane:
-    """The digit-led alternatives of one file as one regex, tried only at their first chars.
+    """The digit-led alternatives of one file, tried in file order at their first chars.
 
-    Alternatives that can start with an ASCII digit go into a trie over the run of digits
-    (:func:`phiscrub.detect.runtrie.trie`): only those whose run tests admit the run are
-    tried. The others follow it in file order (and those that can also start with another
-    character, there only); ``later[k]`` lists the alternatives before ``k`` in file order
-    that the regex tries after it (checked at a hit, so that file order still wins).
-    A guarded lane is tried only at the runs of :func:`digit_runs` that its tests admit.
+    A lane of alternatives that start with an ASCII digit (``digits``) is tried at the
+    runs of :func:`digit_runs`: at a run's first digit only when guarded, else at each
+    digit of the run; at each place, only the alternatives whose run tests admit the
+    (rest of the) run, in file order. A lane led by another character (``(``, ``#``...)
+    finds its places with one regex led by that literal (the alternatives joined, without
+    groups), then tries the alternatives there in file order.
     """
 
     slots: tuple[int, ...]  # the slot of each alternative, in file order
     alones: tuple[re.Pattern[str], ...]  # each alternative compiled alone (its own groups)
-    regex: re.Pattern[str]
-    later: tuple[tuple[int, ...], ...]
+    regex: re.Pattern[str] | None  # a lane led by another character: where one may match
     guard: bool = False
     tests: tuple[tuple[Test, ...] | None, ...] = ()
-    admitted: dict[RunKey, bool] = field(default_factory=dict, compare=False, repr=False)
-    yes: set[RunKey] = field(default_factory=set, compare=False, repr=False)  # admitted ones
-    numbers: dict[str, int] = field(default_factory=dict, compare=False, repr=False)  # group -> k
+    # run key -> the alternatives (numbers, file order) whose tests admit a run of this key
+    orders: dict[RunKey, tuple[int, ...]] = field(default_factory=dict, compare=False, repr=False)
+    yes: set[RunKey] = field(default_factory=set, compare=False, repr=False)  # admitted keys
+    # unguarded: run key -> (offset in the run, alternatives to try) for each digit where
+    # the tests admit the rest of the run (a long run: read per run, see _long)
+    places: dict[RunKey, tuple[tuple[int, tuple[int, ...]], ...]] = field(
+        default_factory=dict, compare=False, repr=False
+    )
+    some: set[RunKey] = field(default_factory=set, compare=False, repr=False)  # places there
 
     @classmethod
     def build(
@@ -175,50 +193,38 @@ class DigitLane:
         only: str = "",
     ) -> DigitLane | None:
         """``items``: (slot, alternative regex, flags) in file order. ``digits``: the lane is
-        tried at the digits an alternative can start with (in a trie over the run), else at
-        its other first characters (``only``: at this one); ``guard``: no digit precedes a
-        match (:func:`after_non_digit`), so the lane is tried only at the first digit of a
-        run."""
+        tried at the ASCII digits an alternative can start with, else at its other first
+        characters (``only``: at this one); ``guard``: no digit precedes a match
+        (:func:`after_non_digit`), so the lane is tried only at the first digit of a run."""
         chars: set[str] = set()
-        gated: list[tuple[int, str, tuple[Test, ...]]] = []
-        rest: list[str] = []
-        ungated: set[int] = set()
+        bare: list[str] = []
         all_tests: list[tuple[Test, ...] | None] = []
-        for k, (_, alt, flags) in enumerate(items):
+        for _, alt, flags in items:
             bits = _bits(flags)
             first = first_set(alt, bits)
             assert first is not None
             chars |= first & _DIGITS if digits else first - _DIGITS - _LETTERS
             if only:
                 chars &= {only}
-            bare = _NAMED.sub("(?:", alt)  # the lane only says which one: alones[k] has groups
-            scoped = f"(?{flags}:{bare})" if flags else f"(?:{bare})"
-            tests = run_tests(alt, bits) if digits else None
-            all_tests.append(tests)
-            if tests is None:
-                rest.append(f"(?P<_L{k}_0>{scoped})")
-                ungated.add(k)
-            else:
-                gated.append((k, scoped, tests))
+            plain = _NAMED.sub("(?:", alt)  # the joined regex only finds places: no groups
+            bare.append(f"(?{flags}:{plain})" if flags else f"(?:{plain})")
+            all_tests.append(run_tests(alt, bits) if digits else None)
         if not chars:
             return None
-        body = [trie(gated)] if gated else []
-        later = tuple(
-            () if k in ungated else tuple(j for j in sorted(ungated) if j < k)
-            for k in range(len(items))
-        )
-        # after the class, so that the regex keeps its charset prefix (the fast skip in C)
-        guard_ = "(?<![0-9][0-9])" if guard else ""
-        regex = re.compile(f"{_class(chars)}{guard_}(?<=(?=(?:{'|'.join(body + rest)}))(?s:.))")
+        regex = None
+        if not digits:  # after the class, so that the regex keeps its charset prefix
+            regex = re.compile(f"{_class(chars)}(?<=(?=(?:{'|'.join(bare)}))(?s:.))")
         alones = tuple(re.compile(f"(?{flags}:{alt})" if flags else alt) for _, alt, flags in items)
         slots = tuple(s for s, _, _ in items)
-        return cls(slots, alones, regex, later, guard and digits, tuple(all_tests))
+        return cls(slots, alones, regex, guard and digits, tuple(all_tests))
 
-    def admits(self, key: RunKey) -> bool:
-        """May one of the lane's alternatives match at a run of this key? (memoised)"""
-        got = self.admitted.get(key)
+    def order(self, key: RunKey) -> tuple[int, ...]:
+        """The alternatives whose run tests admit a run of this key, in file order
+        (memoised; a key that admits one is in ``yes``)."""
+        got = self.orders.get(key)
         if got is None:
-            got = self.admitted[key] = any(admits(t, key) for t in self.tests)
+            got = tuple(k for k, t in enumerate(self.tests) if admits(t, key))
+            self.orders[key] = got
             if got:
                 self.yes.add(key)
         return got
@@ -228,42 +234,79 @@ class DigitLane:
         met once each, and most were seen in earlier notes)."""
         keys = runs.keys()
         # a set's difference with a dict walks the set (a view's would walk the dict)
-        for key in set(keys).difference(self.admitted):
-            self.admits(key)
+        for key in set(keys).difference(self.orders):
+            self.order(key)
         return keys & self.yes
 
-    def find_all(self, text: str) -> list[tuple[int, int, int, re.Match[str], DigitLane]]:
+    def _offsets(self, key: RunKey) -> tuple[tuple[int, tuple[int, ...]], ...]:
+        """Unguarded: (offset, alternatives) for each digit of a run of this key where the
+        tests admit the rest of the run (memoised; a key with some is in ``some``). A long
+        run's rests are as long as the run's length says: ``((-1, ()),)`` if any may be."""
+        got = self.places.get(key)
+        if got is None:
+            n, c1, c2 = key
+            if n == _MANY:
+                admitted = any(self.order((k, c1, c2)) for k in range(1, _MANY + 1))
+                got = ((-1, ()),) if admitted else ()
+            else:
+                got = tuple((n - k, o) for k in range(n, 0, -1) if (o := self.order((k, c1, c2))))
+            self.places[key] = got
+            if got:
+                self.some.add(key)
+        return got
+
+    def find_all(self, text: str) -> list[LaneHit]:
         """(start, slot, end, match, lane) of the first alternative (file order) that matches
-        at each position where one does (left to right, unless the lane is guarded)."""
-        if not self.guard:
-            return [self._hit(text, hit) for hit in self.regex.finditer(text)]
-        out = []
-        match, found = self.regex.match, self._hit
+        at each position where one does."""
+        out: list[LaneHit] = []
+        alones, slots = self.alones, self.slots
+        if self.regex is not None:  # led by another character
+            for hit in self.regex.finditer(text):
+                p = hit.start()
+                for k in range(len(alones)):
+                    if (m := alones[k].match(text, p)) is not None:
+                        out.append((p, slots[k], m.end(), m, self))
+                        break
+            return out
         runs = digit_runs(text)
-        for key in self.admitted_keys(runs):
-            for p in runs[key]:
-                if (hit := match(text, p)) is not None:
-                    out.append(found(text, hit))
+        if self.guard:
+            orders = self.orders
+            for key in self.admitted_keys(runs):
+                order = orders[key]
+                for p in runs[key]:
+                    for k in order:
+                        if (m := alones[k].match(text, p)) is not None:
+                            out.append((p, slots[k], m.end(), m, self))
+                            break
+            return out
+        keys = runs.keys()
+        for key in set(keys).difference(self.places):  # keys not met before
+            self._offsets(key)
+        for key in keys & self.some:
+            starts = runs[key]
+            if key[0] == _MANY:  # a long run: every digit, the rest's length read off it
+                found = [(p, o) for s in starts for p, o in self._long(text, s, key[1], key[2])]
+            else:
+                found = [(s + j, o) for j, o in self.places[key] for s in starts]
+            for p, order in found:
+                for k in order:
+                    if (m := alones[k].match(text, p)) is not None:
+                        out.append((p, slots[k], m.end(), m, self))
+                        break
         return out
 
-    def _hit(self, text: str, hit: re.Match[str]) -> tuple[int, int, int, re.Match[str], DigitLane]:
-        name = hit.lastgroup
-        assert name is not None
-        k = self.numbers.get(name, -1)
-        if k < 0:  # the alternative's number, from its group name _L<k>_<n>
-            k = self.numbers[name] = int(name[2 : name.index("_", 2)])
-        start = hit.start()
-        for j in self.later[k]:  # tried after k by the regex, but first in file order
-            if self.alones[j].match(text, start) is not None:
-                k = j
-                break
-        m = self.alones[k].match(text, start)
-        assert m is not None
-        return (start, self.slots[k], m.end(), m, self)
+    def _long(self, text: str, s: int, c1: str, c2: str) -> list[tuple[int, tuple[int, ...]]]:
+        run = _RUN.match(text, s)
+        assert run is not None
+        e = run.end()
+        out = []
+        for p in range(s, e):
+            o = self.order((min(e - p, _MANY), c1, c2))
+            if o:
+                out.append((p, o))
+        return out
 
-    def next_at(
-        self, text: str, start: int, slot: int
-    ) -> tuple[int, int, int, re.Match[str], DigitLane] | None:
+    def next_at(self, text: str, start: int, slot: int) -> LaneHit | None:
         """The next alternative after ``slot`` (file order) that matches at ``start``."""
         for j in range(self.slots.index(slot) + 1, len(self.slots)):
             m = self.alones[j].match(text, start)

@@ -8,8 +8,7 @@ alternatives added up. Here each alternative that starts with an ASCII digit is 
 (its parse tree) into *run tests*: for each length of the run of ASCII digits where a
 match starts, which characters may end that run and which may follow that one. The lane
 is tried only at the runs whose length and two next characters its tests admit
-(:func:`phiscrub.detect.digits.admits`), and its regex (:mod:`phiscrub.detect.runtrie`)
-walks the run and tries only the alternatives admitted by the character that ends it.
+(:func:`phiscrub.detect.digits.admits`), and there only the alternatives they admit.
 This module also reads other facts off parse trees: :func:`no_line_break`,
 :func:`max_breaks`.
 
@@ -131,8 +130,11 @@ def _takes_other(op: Any, av: Any) -> bool:
 
 
 #: a walk state: the digits consumed (still in the run), or (the run's length, the item that
-#: took the character ending it)
+#: took the character ending it, or _END)
 _State = int | tuple[int, str]
+#: the "item" that \Z puts after the run or after the character that ends it: the end of
+#: the text (the character "" of :func:`phiscrub.detect.digits.admits`)
+_END = "\\Z"
 
 
 class _Walk:
@@ -144,7 +146,7 @@ class _Walk:
         # (run length, item taking the character after it) -> items that may take the
         # next one (None: a path may end there: anything may follow)
         self.pairs: dict[tuple[int, str], set[str] | None] = {}
-        self.wide: dict[str, bool] = {}  # item -> may it take a non-ASCII character
+        self.wide: dict[str, bool] = {_END: False}  # item -> may it take a non-ASCII character
 
     def seq(
         self, items: Sequence[tuple[Any, Any]], states: frozenset[_State], flags: int
@@ -163,6 +165,21 @@ class _Walk:
             else:
                 self.pairs[st] = None
 
+    def at_end(self, states: frozenset[_State]) -> frozenset[_State]:
+        """``\\Z``: the text ends here: right after the run (the run's end is _END), or after
+        the character that ends it (then the path stops: the record says the end follows).
+        No character can follow _END."""
+        out: set[_State] = set()
+        for st in states:
+            if isinstance(st, int):
+                if st > 0:
+                    out.add((st, _END))
+            elif st[1] == _END:
+                out.add(st)
+            elif (got := self.pairs.setdefault(st, set())) is not None:
+                got.add(_END)
+        return frozenset(out)
+
     def char(self, op: Any, av: Any, states: frozenset[_State], flags: int) -> frozenset[_State]:
         src = _item_source(op, av, flags)
         self.wide.setdefault(src, _non_ascii(op, av, flags))
@@ -174,11 +191,13 @@ class _Walk:
                     out.add(min(st + 1, _MANY))
                 if other and st > 0:  # the character after the run (the run is not empty)
                     out.add((st, src))
-            elif (got := self.pairs.setdefault(st, set())) is not None:
+            elif st[1] != _END and (got := self.pairs.setdefault(st, set())) is not None:
                 got.add(src)  # the second character after the run: the walk stops here
         return frozenset(out)
 
     def item(self, op: Any, av: Any, states: frozenset[_State], flags: int) -> frozenset[_State]:
+        if op is C.AT and av is C.AT_END_STRING:
+            return self.at_end(states)
         if op in (C.AT, C.ASSERT, C.ASSERT_NOT):
             return states  # zero width: taken as passing
         if op in _CHAR_OPS:
@@ -218,7 +237,8 @@ class _Walk:
         return frozenset(reached)
 
 
-#: the characters a test admits: (ASCII ones, may it be a non-ASCII one)
+#: the characters a test admits: (ASCII ones and "" for the end of the text, may it be a
+#: non-ASCII one)
 Chars = tuple[frozenset[str], bool]
 #: one way a run of some length may end: (the character after it, the one after that:
 #: None when anything may follow, the end of the text too)
@@ -235,6 +255,12 @@ def _ascii(src: str, digits: bool) -> frozenset[str]:
     return frozenset(
         ch for ch in map(chr, range(128)) if (digits or ch not in _ASCII_DIGITS) and rx.match(ch)
     )
+
+
+def _chars(src: str, digits: bool) -> frozenset[str]:
+    """What a record admits for an item: its ASCII characters, or "" (the end of the text)
+    for _END."""
+    return frozenset({""}) if src == _END else _ascii(src, digits)
 
 
 def _non_ascii(op: Any, av: Any, flags: int) -> bool:
@@ -279,9 +305,9 @@ def run_tests(alt: str, bits: int) -> tuple[Test, ...] | None:
                 continue
             then: Chars | None = None
             if after is not None:
-                chars = frozenset().union(*(_ascii(a, True) for a in after))
+                chars = frozenset().union(*(_chars(a, True) for a in after))
                 then = (chars, any(walk.wide[a] for a in after))
-            records.append(((_ascii(first, False), walk.wide[first]), then))
+            records.append(((_chars(first, False), walk.wide[first]), then))
         out.append(tuple(records) if records else None)
     return tuple(out)
 

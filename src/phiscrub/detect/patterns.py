@@ -39,12 +39,20 @@ from typing import Any
 
 from phiscrub.detect.anchors import anchor_spans
 from phiscrub.detect.digits import LANE_CHARS, DigitLane, after_non_digit, digit_led
-from phiscrub.detect.lanes import ANCHOR_SLOT, TAIL_SLOT, WORDS, note_index, word_starts
+from phiscrub.detect.lanes import (
+    ANCHOR_SLOT,
+    TAIL_SLOT,
+    WINDOW_SLOT,
+    WORDS,
+    note_index,
+    word_starts,
+)
 from phiscrub.detect.regex_shape import WHOLE, char_class
 from phiscrub.detect.scan import (
     Searcher,
     WindowCursor,
     first_set,
+    matches_at,
     searchers,
     split_top,
 )
@@ -294,6 +302,8 @@ class PatternDetector:
     _mixed: dict[int, Searcher] = field(init=False, repr=False)  # slot -> its letter starts
     _tails: dict[int, TailSearch] = field(init=False, repr=False)
     _tail_words: set[int] = field(init=False, repr=False)  # tails found from the word lane
+    # slot -> the alternative alone: word-led, searched in windows at its word-lane places
+    _window_words: dict[int, re.Pattern[str]] = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
         self._order = []
@@ -324,6 +334,7 @@ class PatternDetector:
         self._mixed = {}
         self._tails = {}
         self._tail_words = set()
+        self._window_words = {}
         i = 0
         for k, comp in enumerate(self._order):
             pat = comp.pattern
@@ -338,6 +349,13 @@ class PatternDetector:
                     if tail.word_tail and (found := word_starts(tail.word_tail, bits)):
                         words.append((TAIL_SLOT + i, *found))  # the tail from the index
                         self._tail_words.add(i)
+                elif (
+                    comp.anchor is not None
+                    and "x" not in pat.flags
+                    and (found := word_starts(alt, bits)) is not None
+                ):  # word-led, searched in windows: at its words there only
+                    words.append((WINDOW_SLOT + i, *found))
+                    self._window_words[i] = re.compile(_scope(alt, pat.flags))
                 if comp.anchor is None and "x" not in pat.flags:
                     found = word_starts(alt, bits)
                     if found is None and (first_set(alt, bits) or {"0"}) <= _LETTERS:
@@ -441,7 +459,9 @@ class PatternDetector:
             else:
                 windows = WindowCursor.windows_at(text, anchor_spans(anchor, text), before)
             for i, s in slots if windows else ():
-                if (tail := self._tails.get(i)) is None:
+                if ix.aligned and (alone := self._window_words.get(i)) is not None:
+                    got = matches_at(alone, text, cands.get(WINDOW_SLOT + i, ()), windows)
+                elif (tail := self._tails.get(i)) is None:
                     got = s.find_all(text, low, windows)
                 else:  # the tail's places from the word index, when it is registered there
                     word = ix.aligned and i in self._tail_words
