@@ -440,7 +440,7 @@ def person_name(text: str, start: int, end: int) -> bool:
     title (Consultant Rheumatologist, Resident Medical Officer)."""
     from phiscrub.detect import lexicon  # the lexicons load lazily, once
 
-    words = re.findall(r"[^\W\d_]+(?:['\u2019\-][^\W\d_]+)*", text[start:end])
+    words = _NAME_WORD.findall(text, start, end)
     if not words:
         return False
     low = [w.lower() for w in words]
