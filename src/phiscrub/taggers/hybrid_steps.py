@@ -174,7 +174,7 @@ def _name_growth(text: str, crf: Span, rule: Span) -> bool:
         left = left.rsplit(None, 1)[0] if len(left.split()) > 1 else ""  # a cut word: fine
     if right and not right[0].isspace() and right[0] not in ",":
         right = right.split(None, 1)[1] if len(right.split()) > 1 else ""
-    stop = _role_words() | _HONORIFICS | _HOSPITAL_WORDS | _WEAK_HOSPITAL_WORDS | _ORG_WORDS
+    stop = _name_stop_words()
     for word in re.findall(r"[^\s,;]+", left + " " + right):
         core = word.strip("\"“”'()")
         if not core or core.lower() in _PARTICLES:
@@ -184,6 +184,12 @@ def _name_growth(text: str, crf: Span, rule: Span) -> bool:
         if _credential().fullmatch(" " + core):
             return False
     return True
+
+
+@functools.cache
+def _name_stop_words() -> frozenset[str]:
+    """Words a name never grows over: roles, honorifics, hospital and organization words."""
+    return _role_words() | _HONORIFICS | _HOSPITAL_WORDS | _WEAK_HOSPITAL_WORDS | _ORG_WORDS
 
 
 @functools.cache
