@@ -235,6 +235,27 @@ def test_name_roles_look_past_an_honorific_and_at_a_role_after_the_name() -> Non
     assert [s.label for s in out] == ["DOCTOR", "DOCTOR", "DOCTOR", "PATIENT", "DOCTOR"]
 
 
+
+def test_name_roles_a_credential_outranks_a_patient_role_and_a_bare_role_takes_no_title() -> None:
+    text = (
+        "Resident: Prudhomme, Evangeline   Rm B-14\n"
+        "Resident: Daniel Feng, MD (PGY-2)\n"
+        "I am referring Mr. Kingfisher to you. Referring: Ada Wills\n"
+        "cc: O. Baptiste (patient); Roberta Doyle, RHIT"
+    )
+    found = [
+        span(text, "Prudhomme, Evangeline", "DOCTOR", "rules"),  # long-term care: the patient
+        span(text, "Daniel Feng", "DOCTOR", "rules"),  # a physician: ", MD" outranks the role
+        span(text, "Kingfisher", "PATIENT", "crf"),  # "referring Mr." is a verb and its object
+        span(text, "Ada Wills", "PATIENT", "crf"),
+        span(text, "O. Baptiste", "DOCTOR", "rules"),
+        span(text, "Roberta Doyle", "DOCTOR", "crf"),  # records staff are not providers
+    ]
+    out = steps.name_roles(text, found)
+    labels = ["PATIENT", "DOCTOR", "PATIENT", "DOCTOR", "PATIENT", "PATIENT"]
+    assert [s.label for s in out] == labels
+
+
 def test_propagation_tags_a_bare_surname_across_a_patients_notes() -> None:
     first = "Patient: Walter Quimby\nSeen today."
     second = "Follow-up.\nQuimby\nWalter Quimby called. Quimbyville is a town."

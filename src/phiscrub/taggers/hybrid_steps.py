@@ -328,21 +328,30 @@ def doctor_after_title(text: str, spans: Sequence[Span]) -> list[Span]:
 @functools.cache
 def _role_patterns() -> dict[str, re.Pattern[str]]:
     """Per type, the role words of ``data/lexicons/name_roles.txt`` as one pattern that
-    must end right before a name: ``RN: ``, ``(attorney ``, ``Subscriber - ``."""
+    must end right before a name: ``RN: ``, ``(attorney ``, ``Subscriber - ``, past an
+    honorific (``SLP Ms. ``) unless the role is marked ``bare`` (``referring Mr. X`` is the
+    verb and its object, the patient)."""
     path = resources.files("phiscrub").joinpath("data", "lexicons", "name_roles.txt")
-    roles: dict[str, list[str]] = {}
+    roles: dict[str, tuple[list[str], list[str]]] = {}
     for line in path.read_text(encoding="utf-8").splitlines():
-        label, _, role = line.partition("\t")
+        label, _, rest = line.partition("\t")
+        role, _, flag = rest.partition("\t")
         if role.strip() and not line.startswith("#"):
-            roles.setdefault(label, []).append(re.escape(role.strip()))
+            words = roles.setdefault(label, ([], []))[flag.strip() == "bare"]
+            words.append(re.escape(role.strip()))
+
+    def alternation(words: list[str]) -> str:
+        return "|".join(sorted(words, key=len, reverse=True)) or "(?!)"
+
     return {
         label: re.compile(
-            rf"(?<![^\W_])(?:{'|'.join(sorted(words, key=len, reverse=True))})"
+            rf"(?<![^\W_])(?:(?:{alternation(titled)})"
             r"[ \t]*(?:[:#-][ \t]*|\([ \t]*|,[ \t]+)?"
-            r"(?:(?:Mrs?|Ms|Miss|Mx|Rev|Fr|Pastor|Brother|Sister)\.?[ \t]+)?$",
+            r"(?:(?:Mrs?|Ms|Miss|Mx|Rev|Fr|Pastor|Brother|Sister)\.?[ \t]+)?"
+            rf"|(?:{alternation(bare)})[ \t]*(?:[:#-][ \t]*|\([ \t]*|,[ \t]+)?)$",
             re.IGNORECASE,
         )
-        for label, words in roles.items()
+        for label, (titled, bare) in roles.items()
     }
 
 
@@ -357,8 +366,11 @@ def name_roles(text: str, spans: Sequence[Span]) -> list[Span]:
     ``Subscriber Mark Lee``, ``(attorney Gerald Foss)``, also past an honorific: ``SLP Ms.
     Greer``) or right after it (``Rhona Kerr, clinical pharmacist``, ``R. Szabo
     (employer)``) takes the role's type, and so do the other mentions of the same string in
-    the note."""
+    the note. A clinical credential right after the name outranks a PATIENT role: in a
+    long-term-care note ``Resident: Lee, Ann`` is the patient, ``Resident: Ann Lee, MD`` a
+    physician."""
     patterns = _role_patterns()
+    credential = _credential()
     decided: dict[str, str] = {}
     for s in spans:
         if s.label not in ("PATIENT", "DOCTOR"):
@@ -367,6 +379,8 @@ def name_roles(text: str, spans: Sequence[Span]) -> list[Span]:
         before = before[max(before.rfind("\n"), before.rfind("\r")) + 1 :]
         after = _ROLE_AFTER.match(text, s.end)
         for label, pattern in patterns.items():
+            if label == "PATIENT" and credential.match(text, s.end):
+                continue  # ``Resident: Ann Lee, MD``: a clinical credential outranks the role
             if pattern.search(before) or (after and pattern.search(after.group(1))):
                 decided.setdefault(s.text, label)
                 break
