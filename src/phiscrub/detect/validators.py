@@ -238,6 +238,17 @@ def _common_words() -> frozenset[str]:
     return frozenset(lexicon.lexicons().common_words)
 
 
+def fold_name(word: str) -> str:
+    """A name word as a login spells it: lower case, ASCII letters (O'Driscoll -> odriscoll)."""
+    return _fold(word)
+
+
+def generic_login(word: str) -> bool:
+    """Is the lower-case word an English word (all SCOWL levels) or a generic login
+    (admin, nurse, noreply) rather than one person's?"""
+    return word in _NOT_HANDLES or word in _common_words()
+
+
 @functools.cache
 def _person_names() -> frozenset[str]:
     from phiscrub.detect import lexicon
