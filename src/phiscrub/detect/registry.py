@@ -8,7 +8,7 @@ Pipelines:
 - ``rules``: the rule tagger of seed 001 §3.3.2 plus dictionaries (seed 000 §6.5.2):
   pattern files for every category, census-name and gazetteer detectors, then the
   span processors of ``resolve.py`` (clinical invalidation, id lists, name
-  propagation, overlap resolution).
+  propagation, overlap resolution) and ``logins.py`` (logins built from the note's names).
 - ``hd-baseline``: the heuristic+dictionary baseline of seed 000 §7.1.
 """
 
@@ -21,6 +21,7 @@ from types import MappingProxyType
 from phiscrub.detect import lexicon, validators
 from phiscrub.detect.baseline import HeuristicDictionaryDetector
 from phiscrub.detect.dictionary import NameDictionaryDetector, PlaceDictionaryDetector
+from phiscrub.detect.logins import Logins
 from phiscrub.detect.patterns import PatternDetector, PatternFile, load_pattern_file
 from phiscrub.detect.pipeline import Pipeline, Stage
 from phiscrub.detect.resolve import IdLists, Invalidate, Propagate, Resolve
@@ -43,6 +44,7 @@ SOURCE_PRIORITY: Mapping[str, int] = MappingProxyType(
         "dict.places": 40,
         "dict.professions": 40,
         "rules.propagate": 35,
+        "rules.logins": 72,
         "hd.": 50,
     }
 )
@@ -91,6 +93,7 @@ STAGES: Mapping[str, Callable[[], Stage]] = MappingProxyType(
         "invalidate": lambda: Invalidate(pattern_detector("clinical"), priority_of),
         "id_lists": IdLists,
         "propagate": lambda: Propagate(lexicon.lexicons()),
+        "logins": lambda: Logins(lexicon.lexicons()),
         "resolve": lambda: Resolve(priority_of),
         "hd_dictionary": lambda: HeuristicDictionaryDetector(lexicon.lexicons()),
         "hd_patterns": lambda: pattern_detector("baseline"),
@@ -108,6 +111,7 @@ PIPELINES: Mapping[str, tuple[str, ...]] = MappingProxyType(
             "invalidate",
             "id_lists",
             "propagate",
+            "logins",
             "resolve",
         ),
         "hd-baseline": ("hd_patterns", "hd_dictionary", "resolve"),

@@ -200,11 +200,14 @@ def uk_phone(text: str, start: int, end: int) -> bool:
 
 def national_phone(text: str, start: int, end: int) -> bool:
     """A national number with its trunk 0: 9 to 12 digits, and not a row of clock times
-    (0800 1200 1600; 06 1200 1800: the groups after the prefix are all times)."""
+    (0800 1200 1600; 06 1200 1800: the groups after the prefix are all times), unless the
+    prefix is a UK 02x area code (020, 029: its two 4-digit groups may read as times)."""
     groups = re.findall(r"\d+", text[start:end])
     d = "".join(groups)
     if not 9 <= len(d) <= 12 or d[0] != "0":
         return False
+    if len(groups) == 3 and len(groups[0]) == 3 and groups[0][1] == "2":
+        return True  # a UK 02x area code and two 4-digit groups (029 2018 0457) is a number
     rest = groups[1:] if len(groups) > 2 else groups
     return not all(len(g) == 4 and _CLOCK.fullmatch(g) for g in rest)
 
@@ -236,6 +239,17 @@ def _common_words() -> frozenset[str]:
     from phiscrub.detect import lexicon  # the lexicons load lazily, once
 
     return frozenset(lexicon.lexicons().common_words)
+
+
+def fold_name(word: str) -> str:
+    """A name word as a login spells it: lower case, ASCII letters (O'Driscoll -> odriscoll)."""
+    return _fold(word)
+
+
+def generic_login(word: str) -> bool:
+    """Is the lower-case word an English word (all SCOWL levels) or a generic login
+    (admin, nurse, noreply) rather than one person's?"""
+    return word in _NOT_HANDLES or word in _common_words()
 
 
 @functools.cache
