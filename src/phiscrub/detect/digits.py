@@ -34,8 +34,9 @@ from typing import Any, Generic, TypeVar
 
 from phiscrub.detect.gates import KMAX, Test, digit_item, run_tests
 from phiscrub.detect.lanes import ByteClass
-from phiscrub.detect.regex_shape import parse
+from phiscrub.detect.regex_shape import parse, strip_lead
 from phiscrub.detect.scan import first_set
+from phiscrub.detect.tails import items as seq_items
 
 V = TypeVar("V")
 _NAMED = re.compile(r"\(\?P<[A-Za-z_][A-Za-z0-9_]*>")
@@ -220,6 +221,37 @@ def admits(tests: tuple[Test, ...] | None, key: RunKey) -> bool:
     return False
 
 
+#: parse codes of an item that takes exactly one character
+_ONE_CHAR = (C.LITERAL, C.NOT_LITERAL, C.IN, C.ANY, C.CATEGORY)
+
+
+def before_test(alt: str, bits: int) -> re.Pattern[str] | None:
+    """The leading assertions of ``alt`` that read only the character before a match (``\\b``
+    and look-behinds of one character: ``(?<![\\d/.\\-])``), as one regex to match at 1 in
+    that character + "0" (at 0 in "0" at the start of the text), or None. At an ASCII
+    digit, where a digit lane tries ``alt``, they hold exactly when this test does; the
+    others (``(?<!T )``, look-aheads) are left to the alternative."""
+    keep: list[str] = []
+    for item in seq_items(strip_lead(alt)[0]):
+        try:
+            data = parse(item, bits).data
+        except re.error:
+            continue
+        if len(data) != 1:
+            continue
+        op, av = data[0]
+        boundary = op is C.AT and av in (C.AT_BOUNDARY, C.AT_NON_BOUNDARY)
+        behind = (
+            op in (C.ASSERT, C.ASSERT_NOT)
+            and av[0] == -1
+            and len(av[1].data) == 1
+            and av[1].data[0][0] in _ONE_CHAR
+        )
+        if boundary or behind:
+            keep.append(item)
+    return re.compile("".join(keep), bits) if keep else None
+
+
 #: one candidate of a lane: (start, slot, end, match, the lane)
 LaneHit = tuple[int, int, int, re.Match[str], "DigitLane"]
 
@@ -241,9 +273,12 @@ class DigitLane:
     regex: re.Pattern[str] | None  # a lane led by another character: where one may match
     guard: bool = False
     tests: tuple[tuple[Test, ...] | None, ...] = ()
+    # guarded: each alternative's test of the character before a run (:func:`before_test`)
+    before: tuple[re.Pattern[str] | None, ...] = ()
     # run key -> the alternatives (numbers, file order) whose tests admit a run of this key
     orders: dict[RunKey, tuple[int, ...]] = field(default_factory=dict, compare=False, repr=False)
-    # guarded: key number -> the alternatives (non-empty) to try at a run's first digit;
+    # guarded: key number -> (the alternatives to try at a run's first digit, non-empty;
+    # the character before the run -> those of them whose before_test it passes);
     # unguarded: key number -> (offset in the run, alternatives) for each digit where the
     # tests admit the rest of the run (a long run: ``((-1, ()),)``, read per run: _long)
     memo: KeyMemo[Any] = field(init=False, compare=False, repr=False)
@@ -284,7 +319,9 @@ class DigitLane:
             regex = re.compile(f"{_class(chars)}(?<=(?=(?:{'|'.join(bare)}))(?s:.))")
         alones = tuple(re.compile(f"(?{flags}:{alt})" if flags else alt) for _, alt, flags in items)
         slots = tuple(s for s, _, _ in items)
-        return cls(slots, alones, regex, guard and digits, tuple(all_tests))
+        guard = guard and digits
+        before = tuple(before_test(alt, _bits(flags)) for _, alt, flags in items) if guard else ()
+        return cls(slots, alones, regex, guard, tuple(all_tests), before)
 
     def order(self, key: RunKey) -> tuple[int, ...]:
         """The alternatives whose run tests admit a run of this key, in file order
@@ -295,9 +332,20 @@ class DigitLane:
             self.orders[key] = got
         return got
 
-    def _first(self, key: RunKey) -> tuple[int, ...] | None:
-        """Guarded: the alternatives to try at the first digit of a run of this key."""
-        return self.order(key) or None
+    def _first(self, key: RunKey) -> tuple[tuple[int, ...], dict[str, tuple[int, ...]]] | None:
+        """Guarded: the alternatives to try at the first digit of a run of this key, and an
+        empty memo of them by the character before the run (:meth:`_after`)."""
+        order = self.order(key)
+        return (order, {}) if order else None
+
+    def _after(self, order: tuple[int, ...], prev: str) -> tuple[int, ...]:
+        """The alternatives of ``order`` whose leading assertions may hold at a digit after
+        ``prev`` ("" at the start of the text): most of a lane's tries failed there
+        (``(?<![\\d/.\\-])`` after "/" or "."), each a call of the engine."""
+        before = self.before
+        return tuple(
+            k for k in order if (t := before[k]) is None or t.match(prev + "0", len(prev))
+        )
 
     def _offsets(self, key: RunKey) -> tuple[tuple[int, tuple[int, ...]], ...] | None:
         """Unguarded: (offset, alternatives) for each digit of a run of this key where the
@@ -327,9 +375,12 @@ class DigitLane:
         memo = self.memo.admitted()
         if self.guard:
             for key in runs.keys() & memo.keys():
-                order = memo[key]
+                order, after = memo[key]
                 for p in runs[key]:
-                    for k in order:
+                    prev = text[p - 1] if p else ""
+                    if (got := after.get(prev)) is None:
+                        got = after[prev] = self._after(order, prev)
+                    for k in got:
                         if (m := alones[k].match(text, p)) is not None:
                             out.append((p, slots[k], m.end(), m, self))
                             break
