@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import re
 
-from phiscrub.detect.digits import RunKey, admits, after_non_digit, digit_runs
+from phiscrub.detect.digits import KeyMemo, RunKey, admits, after_non_digit, digit_runs
 from phiscrub.detect.gates import KMAX, Test, no_line_break, run_tests
 from phiscrub.detect.lanes import note_index
 from phiscrub.detect.regex_shape import (
@@ -69,7 +69,7 @@ def anchor_spans(anchor: re.Pattern[str], text: str) -> list[tuple[int, int]]:
 
 
 class _Plan:
-    __slots__ = ("guard", "lengths", "low_starts", "per_line", "regex", "starts", "tests", "useful")
+    __slots__ = ("guard", "low_starts", "per_line", "regex", "shifts", "starts", "tests")
 
     def __init__(
         self,
@@ -84,22 +84,21 @@ class _Plan:
         self.guard = guard  # no digit precedes a match: only a run's first digit
         self.starts: frozenset[str] | None = None  # literal strings every match starts with
         self.low_starts: frozenset[str] = frozenset()  # the same, lower case
-        self.lengths: dict[RunKey, tuple[int, ...]] = {}  # run key -> where a match may start
-        self.useful: set[RunKey] = set()  # the keys where one may start
+        # run key number -> where a match may start in a run of that key (see shifts)
+        self.shifts: KeyMemo[tuple[int, ...]] = KeyMemo(self.learn)
 
-    def learn(self, key: RunKey) -> None:
-        """Where a match may start in a run of this key: (the run's length,) when guarded
-        and the tests admit it; else the lengths k of the run's rest that they admit."""
+    def learn(self, key: RunKey) -> tuple[int, ...] | None:
+        """Where a match may start in a run of this key, as shifts from the run's start:
+        (0,) when guarded and the tests admit it; (-1,) for a long run (every digit); else
+        n - k for each length k of the run's rest that they admit. None: nowhere."""
         n, c1, c2 = key
         if self.guard:
-            got: tuple[int, ...] = (n,) if admits(self.tests, key) else ()
+            got: tuple[int, ...] = (0,) if admits(self.tests, key) else ()
         elif n == _MANY:
-            got = (n,)  # every digit of a long run
+            got = (-1,)  # every digit of a long run
         else:
-            got = tuple(k for k in range(1, n + 1) if admits(self.tests, (k, c1, c2)))
-        self.lengths[key] = got
-        if got:
-            self.useful.add(key)
+            got = tuple(n - k for k in range(1, n + 1) if admits(self.tests, (k, c1, c2)))
+        return got or None
 
 
 #: the run index is used for a digit-led anchor only when a match needs at least this many
@@ -174,25 +173,20 @@ def _starts(plan: _Plan, text: str) -> list[int]:
     of the run from there: its length and the two characters after it), sorted."""
     out: list[int] = []
     runs = digit_runs(text)
-    keys = runs.keys()
-    for key in set(keys).difference(plan.lengths):  # keys not met before: read the tests
-        plan.learn(key)
-    lengths = plan.lengths
-    for key in keys & plan.useful:
+    shifts = plan.shifts.admitted()
+    for key in runs.keys() & shifts.keys():
         starts = runs[key]
-        n = key[0]
-        if plan.guard:  # at a run's first digit only
-            out.extend(starts)
-        elif n == _MANY:  # a long run: every digit of it
+        got = shifts[key]
+        if got[0] < 0:  # a long run: every digit of it
             for s in starts:
                 m = _RUN.match(text, s)
                 assert m is not None
                 out.extend(range(s, m.end()))
-        elif len(got := lengths[key]) == 1:  # from the last digit back: the rest is this long
-            shift = n - got[0]
-            out.extend([s + shift for s in starts])
+        elif len(got) == 1:  # the rest of the run is this long: one place per run
+            shift = got[0]
+            out.extend([s + shift for s in starts] if shift else starts)
         else:
-            out.extend([s + n - k for s in starts for k in got])
+            out.extend([s + k for s in starts for k in got])
     out.sort()
     return out
 

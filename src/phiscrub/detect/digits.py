@@ -27,16 +27,18 @@ compilation took 0.4 s.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from re import _constants as C  # type: ignore[attr-defined]
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 from phiscrub.detect.gates import KMAX, Test, digit_item, run_tests
 from phiscrub.detect.lanes import ByteClass
-from phiscrub.detect.regex_shape import parse
+from phiscrub.detect.regex_shape import parse, strip_lead
 from phiscrub.detect.scan import first_set
+from phiscrub.detect.tails import items as seq_items
 
+V = TypeVar("V")
 _NAMED = re.compile(r"\(\?P<[A-Za-z_][A-Za-z0-9_]*>")
 #: characters a digit-lane alternative may start with (no letters, no white space)
 LANE_CHARS = frozenset("0123456789(+#'*$@~[/")
@@ -108,18 +110,79 @@ RunKey = tuple[int, str, str]
 #: a run of ASCII digits (matched at a long run's start), its first digit apart
 _RUN = re.compile(r"[0-9][0-9]*")
 _MANY = KMAX + 1
-_runs_memo: list[tuple[str, dict[RunKey, list[int]]]] = []
+#: the shared digit index of a note: run key number (:class:`RunKeys`) -> the runs' starts
+Runs = dict[int, list[int]]
+_runs_memo: list[tuple[str, Runs]] = []
 #: the runs of the shared digit index, read by byte maps (:class:`lanes.ByteClass`)
 _ASCII_DIGITS = ByteClass("0123456789")
+#: run keys numbered at most (then the numbering starts again: memos are rebuilt)
+_KEYS_MAX = 100_000
 
 
-def digit_runs(text: str) -> dict[RunKey, list[int]]:
-    """The start of every run of ASCII digits in ``text``, grouped by :data:`RunKey` (the
-    last two notes' indexes are kept)."""
-    for t, runs in _runs_memo:
+class RunKeys:
+    """Every run key met so far, numbered in order of first sight, for the whole process.
+    A lane or anchor reads the keys of a note as small ints, and the keys it admits as a
+    dict of those (:class:`KeyMemo`): the test of a note's keys is then an intersection
+    of int sets, where sets of tuples were built and hashed for every lane and anchor of
+    every note (about 30 per note)."""
+
+    __slots__ = ("ids", "keys")
+
+    def __init__(self) -> None:
+        self.ids: dict[RunKey, int] = {}
+        self.keys: list[RunKey] = []
+
+    def number(self, key: RunKey) -> int:
+        got = self.ids.get(key)
+        if got is None:
+            got = self.ids[key] = len(self.keys)
+            self.keys.append(key)
+        return got
+
+
+_keys = RunKeys()
+
+
+class KeyMemo(Generic[V]):
+    """What one lane or anchor makes of each run key (``judge``), for the keys where that
+    is not None: learnt once per key, in order of numbering, whatever note met it first."""
+
+    __slots__ = ("judge", "of", "seen", "table")
+
+    def __init__(self, judge: Callable[[RunKey], V | None]) -> None:
+        self.judge = judge
+        self.table = _keys
+        self.seen = 0  # keys of ``table`` judged so far
+        self.of: dict[int, V] = {}
+
+    def admitted(self) -> dict[int, V]:
+        """key number -> what ``judge`` gave, for every numbered key where it is not None."""
+        table = _keys
+        if self.table is not table:  # the numbering started again
+            self.table, self.seen, self.of = table, 0, {}
+        keys = table.keys
+        if self.seen < len(keys):
+            judge, of = self.judge, self.of
+            for k in range(self.seen, len(keys)):
+                if (got := judge(keys[k])) is not None:
+                    of[k] = got
+            self.seen = len(keys)
+        return self.of
+
+
+def run_key(number: int) -> RunKey:
+    """The run key of a number that :func:`digit_runs` gave."""
+    return _keys.keys[number]
+
+
+def digit_runs(text: str) -> Runs:
+    """The start of every run of ASCII digits in ``text``, grouped by :data:`RunKey`, each
+    key given by its number (:func:`run_key`); the last two notes' indexes are kept."""
+    global _keys
+    for t, found in _runs_memo:
         if t is text:
-            return runs
-    runs = {}
+            return found
+    runs: dict[RunKey, list[int]] = {}
     get = runs.get
     for digits, s in zip(*_ASCII_DIGITS.find(text), strict=True):
         n = len(digits)
@@ -130,8 +193,13 @@ def digit_runs(text: str) -> dict[RunKey, list[int]]:
             runs[key] = [s]
         else:
             got.append(s)
-    _runs_memo[:] = [*_runs_memo[-1:], (text, runs)]
-    return runs
+    if len(_keys.keys) > _KEYS_MAX:
+        _keys = RunKeys()
+        _runs_memo.clear()
+    number = _keys.number
+    out = {number(key): starts for key, starts in runs.items()}
+    _runs_memo[:] = [*_runs_memo[-1:], (text, out)]
+    return out
 
 
 def admits(tests: tuple[Test, ...] | None, key: RunKey) -> bool:
@@ -151,6 +219,37 @@ def admits(tests: tuple[Test, ...] | None, key: RunKey) -> bool:
         if after is None or c2 in after[0] or (after[1] and c2 > "\x7f"):
             return True
     return False
+
+
+#: parse codes of an item that takes exactly one character
+_ONE_CHAR = (C.LITERAL, C.NOT_LITERAL, C.IN, C.ANY, C.CATEGORY)
+
+
+def before_test(alt: str, bits: int) -> re.Pattern[str] | None:
+    """The leading assertions of ``alt`` that read only the character before a match (``\\b``
+    and look-behinds of one character: ``(?<![\\d/.\\-])``), as one regex to match at 1 in
+    that character + "0" (at 0 in "0" at the start of the text), or None. At an ASCII
+    digit, where a digit lane tries ``alt``, they hold exactly when this test does; the
+    others (``(?<!T )``, look-aheads) are left to the alternative."""
+    keep: list[str] = []
+    for item in seq_items(strip_lead(alt)[0]):
+        try:
+            data = parse(item, bits).data
+        except re.error:
+            continue
+        if len(data) != 1:
+            continue
+        op, av = data[0]
+        boundary = op is C.AT and av in (C.AT_BOUNDARY, C.AT_NON_BOUNDARY)
+        behind = (
+            op in (C.ASSERT, C.ASSERT_NOT)
+            and av[0] == -1
+            and len(av[1].data) == 1
+            and av[1].data[0][0] in _ONE_CHAR
+        )
+        if boundary or behind:
+            keep.append(item)
+    return re.compile("".join(keep), bits) if keep else None
 
 
 #: one candidate of a lane: (start, slot, end, match, the lane)
@@ -174,15 +273,19 @@ class DigitLane:
     regex: re.Pattern[str] | None  # a lane led by another character: where one may match
     guard: bool = False
     tests: tuple[tuple[Test, ...] | None, ...] = ()
+    # guarded: each alternative's test of the character before a run (:func:`before_test`)
+    before: tuple[re.Pattern[str] | None, ...] = ()
     # run key -> the alternatives (numbers, file order) whose tests admit a run of this key
     orders: dict[RunKey, tuple[int, ...]] = field(default_factory=dict, compare=False, repr=False)
-    yes: set[RunKey] = field(default_factory=set, compare=False, repr=False)  # admitted keys
-    # unguarded: run key -> (offset in the run, alternatives to try) for each digit where
-    # the tests admit the rest of the run (a long run: read per run, see _long)
-    places: dict[RunKey, tuple[tuple[int, tuple[int, ...]], ...]] = field(
-        default_factory=dict, compare=False, repr=False
-    )
-    some: set[RunKey] = field(default_factory=set, compare=False, repr=False)  # places there
+    # guarded: key number -> (the alternatives to try at a run's first digit, non-empty;
+    # the character before the run -> those of them whose before_test it passes);
+    # unguarded: key number -> (offset in the run, alternatives) for each digit where the
+    # tests admit the rest of the run (a long run: ``((-1, ()),)``, read per run: _long)
+    memo: KeyMemo[Any] = field(init=False, compare=False, repr=False)
+
+    def __post_init__(self) -> None:
+        judge = self._first if self.guard else self._offsets
+        object.__setattr__(self, "memo", KeyMemo(judge))
 
     @classmethod
     def build(
@@ -216,44 +319,44 @@ class DigitLane:
             regex = re.compile(f"{_class(chars)}(?<=(?=(?:{'|'.join(bare)}))(?s:.))")
         alones = tuple(re.compile(f"(?{flags}:{alt})" if flags else alt) for _, alt, flags in items)
         slots = tuple(s for s, _, _ in items)
-        return cls(slots, alones, regex, guard and digits, tuple(all_tests))
+        guard = guard and digits
+        before = tuple(before_test(alt, _bits(flags)) for _, alt, flags in items) if guard else ()
+        return cls(slots, alones, regex, guard, tuple(all_tests), before)
 
     def order(self, key: RunKey) -> tuple[int, ...]:
         """The alternatives whose run tests admit a run of this key, in file order
-        (memoised; a key that admits one is in ``yes``)."""
+        (memoised)."""
         got = self.orders.get(key)
         if got is None:
             got = tuple(k for k, t in enumerate(self.tests) if admits(t, key))
             self.orders[key] = got
-            if got:
-                self.yes.add(key)
         return got
 
-    def admitted_keys(self, runs: dict[RunKey, list[int]]) -> set[RunKey]:
-        """The keys of ``runs`` that the lane admits (set operations in C: a note's keys are
-        met once each, and most were seen in earlier notes)."""
-        keys = runs.keys()
-        # a set's difference with a dict walks the set (a view's would walk the dict)
-        for key in set(keys).difference(self.orders):
-            self.order(key)
-        return keys & self.yes
+    def _first(self, key: RunKey) -> tuple[tuple[int, ...], dict[str, tuple[int, ...]]] | None:
+        """Guarded: the alternatives to try at the first digit of a run of this key, and an
+        empty memo of them by the character before the run (:meth:`_after`)."""
+        order = self.order(key)
+        return (order, {}) if order else None
 
-    def _offsets(self, key: RunKey) -> tuple[tuple[int, tuple[int, ...]], ...]:
+    def _after(self, order: tuple[int, ...], prev: str) -> tuple[int, ...]:
+        """The alternatives of ``order`` whose leading assertions may hold at a digit after
+        ``prev`` ("" at the start of the text): most of a lane's tries failed there
+        (``(?<![\\d/.\\-])`` after "/" or "."), each a call of the engine."""
+        before = self.before
+        return tuple(
+            k for k in order if (t := before[k]) is None or t.match(prev + "0", len(prev))
+        )
+
+    def _offsets(self, key: RunKey) -> tuple[tuple[int, tuple[int, ...]], ...] | None:
         """Unguarded: (offset, alternatives) for each digit of a run of this key where the
-        tests admit the rest of the run (memoised; a key with some is in ``some``). A long
-        run's rests are as long as the run's length says: ``((-1, ()),)`` if any may be."""
-        got = self.places.get(key)
-        if got is None:
-            n, c1, c2 = key
-            if n == _MANY:
-                admitted = any(self.order((k, c1, c2)) for k in range(1, _MANY + 1))
-                got = ((-1, ()),) if admitted else ()
-            else:
-                got = tuple((n - k, o) for k in range(n, 0, -1) if (o := self.order((k, c1, c2))))
-            self.places[key] = got
-            if got:
-                self.some.add(key)
-        return got
+        tests admit the rest of the run, None if at none. A long run's rests are as long
+        as the run's length says: ``((-1, ()),)`` if any may be."""
+        n, c1, c2 = key
+        if n == _MANY:
+            admitted = any(self.order((k, c1, c2)) for k in range(1, _MANY + 1))
+            return ((-1, ()),) if admitted else None
+        got = tuple((n - k, o) for k in range(n, 0, -1) if (o := self.order((k, c1, c2))))
+        return got or None
 
     def find_all(self, text: str) -> list[LaneHit]:
         """(start, slot, end, match, lane) of the first alternative (file order) that matches
@@ -269,25 +372,27 @@ class DigitLane:
                         break
             return out
         runs = digit_runs(text)
+        memo = self.memo.admitted()
         if self.guard:
-            orders = self.orders
-            for key in self.admitted_keys(runs):
-                order = orders[key]
+            for key in runs.keys() & memo.keys():
+                order, after = memo[key]
                 for p in runs[key]:
-                    for k in order:
+                    prev = text[p - 1] if p else ""
+                    if (got := after.get(prev)) is None:
+                        got = after[prev] = self._after(order, prev)
+                    for k in got:
                         if (m := alones[k].match(text, p)) is not None:
                             out.append((p, slots[k], m.end(), m, self))
                             break
             return out
-        keys = runs.keys()
-        for key in set(keys).difference(self.places):  # keys not met before
-            self._offsets(key)
-        for key in keys & self.some:
+        for key in runs.keys() & memo.keys():
             starts = runs[key]
-            if key[0] == _MANY:  # a long run: every digit, the rest's length read off it
-                found = [(p, o) for s in starts for p, o in self._long(text, s, key[1], key[2])]
+            offsets = memo[key]
+            if offsets[0][0] < 0:  # a long run: every digit, the rest's length read off it
+                _, c1, c2 = run_key(key)
+                found = [(p, o) for s in starts for p, o in self._long(text, s, c1, c2)]
             else:
-                found = [(s + j, o) for j, o in self.places[key] for s in starts]
+                found = [(s + j, o) for j, o in offsets for s in starts]
             for p, order in found:
                 for k in order:
                     if (m := alones[k].match(text, p)) is not None:
