@@ -59,9 +59,14 @@ class Recipe:
     use: tuple[str, ...] = ("train", "dev")
     evaluate_on: tuple[str, ...] = ()
     #: other annotated corpora used whole (none of their patients is in the split):
-    #: corpora/tune, corpora/train2 and corpora/train3, notes written apart from the
-    #: development corpus in other layouts, note kinds and countries
-    extra: tuple[str, ...] = ("corpora/tune/xml", "corpora/train2/xml", "corpora/train3/xml")
+    #: corpora/tune and corpora/train2-4, notes written apart from the development corpus
+    #: in other layouts, note kinds and countries
+    extra: tuple[str, ...] = (
+        "corpora/tune/xml",
+        "corpora/train2/xml",
+        "corpora/train3/xml",
+        "corpora/train4/xml",
+    )
     synthetic: tuple[tuple[int, str, str], ...] = ((400, "random", "crf-r"),)
     features: FeatureConfig = field(default_factory=FeatureConfig.fast)
     settings: HybridSettings = field(
