@@ -9,17 +9,18 @@ surname and the first initial, or both names run together; 1-4 digits may follow
 (``oadeyemi2``). This stage builds those forms from the DOCTOR and PATIENT spans found so
 far and tags the lower-case words of the note that equal one of them, whole (not inside an
 e-mail address, a path or a longer word). Forms that are English words or generic logins
-are never used. The words are looked up in the note's shared index
-(:func:`phiscrub.detect.lanes.positions`): nothing is scanned.
+are never used. The forms are intersected with the words of the note's shared index
+(:func:`phiscrub.detect.lanes.note_index`): nothing is scanned.
 """
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from phiscrub.detect.lanes import positions
+from phiscrub.detect.lanes import note_index
 from phiscrub.detect.lexicon import Lexicons
 from phiscrub.detect.validators import fold_name, generic_login
 from phiscrub.span import Document, Span
@@ -42,9 +43,15 @@ def login_forms(names: Iterable[str]) -> set[str]:
     """The lower-case logins that the names could give (letters only, no digits)."""
     forms: set[str] = set()
     for name in names:
-        words = [w for w in (fold_name(w) for w in _WORD.findall(name)) if w]
-        if len(words) < 2 or len(words) > 4:
-            continue
+        forms |= _forms_of(name)
+    return forms
+
+
+@functools.lru_cache(maxsize=8192)
+def _forms_of(name: str) -> frozenset[str]:
+    forms: set[str] = set()
+    words = [w for w in (fold_name(w) for w in _WORD.findall(name)) if w]
+    if 2 <= len(words) <= 4:
         for i, first in enumerate(words):
             for j, last in enumerate(words):
                 if i == j or len(last) < 3:
@@ -58,7 +65,7 @@ def login_forms(names: Iterable[str]) -> set[str]:
                     forms.add(first + last)
                 if j == i + 2:  # first, middle, last
                     forms.add(first[0] + words[i + 1][0] + last)
-    return {f for f in forms if len(f) >= MIN_LOGIN}
+    return frozenset(f for f in forms if len(f) >= MIN_LOGIN)
 
 
 @dataclass
@@ -76,10 +83,11 @@ class Logins:
         size = len(text)
         out = list(spans)
         taken = sorted((s.start, s.end) for s in spans)
-        for form in sorted(login_forms(names)):
+        words = note_index(text).words
+        for form in sorted(login_forms(names) & words.keys()):
             if generic_login(form) or self.lex.is_allowed(form):
                 continue
-            for p in positions(text, form):
+            for p in words[form]:
                 end = p + len(form)
                 digits = end
                 while digits < size and digits - end < MAX_DIGITS and text[digits].isdigit():
