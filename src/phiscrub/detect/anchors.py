@@ -23,7 +23,7 @@ import re
 
 from phiscrub.detect.digits import KeyMemo, RunKey, admits, after_non_digit, digit_runs
 from phiscrub.detect.gates import KMAX, Test, no_line_break, run_tests
-from phiscrub.detect.lanes import note_index
+from phiscrub.detect.lanes import note_index, word_starts
 from phiscrub.detect.regex_shape import (
     WHOLE,
     char_class,
@@ -41,6 +41,44 @@ _RUN = re.compile(r"[0-9]+")
 #: an anchor led by more start strings than this is scanned by the engine
 _MAX_FINDS = 40
 _anchor_memo: dict[str, tuple[str, list[tuple[int, int]]]] = {}
+#: an anchor pattern found from the word index -> is it led by a space (see index_anchor)
+_spaced: dict[str, bool] = {}
+
+
+def index_anchor(pattern: str) -> tuple[frozenset[str], bool, bool] | None:
+    """What the word lane looks up for an anchor whose windows come from the note's word
+    index (:func:`lanes.word_starts`), or None. An anchor led by words gives their places;
+    one led by a space then words, on one line (``[ ](?:Street|St|...)\\b``, ``[ ]%USPS%\\b``:
+    the engine tried them at every space of a note), the places of the words, each
+    checked by :func:`word_anchor_spans`."""
+    if (found := word_starts(pattern, 0)) is not None:
+        _spaced[pattern] = False
+        return found
+    rest = pattern[3:] if pattern.startswith("[ ]") else ""
+    if (
+        not rest
+        or rest[0] in "*+?{"
+        or len(split_top(pattern)) != 1
+        or not no_line_break(pattern)
+        or (found := word_starts(f"(?<![A-Za-z])(?:{rest})", 0)) is None
+    ):
+        return None
+    _spaced[pattern] = True
+    return found
+
+
+def word_anchor_spans(
+    anchor: re.Pattern[str], text: str, places: list[int] | tuple[()]
+) -> list[tuple[int, int]]:
+    """Spans that make the same windows as the anchor's matches, from the places the word
+    lane found for :func:`index_anchor`: (p, p) at each word; for a space-led anchor,
+    (p - 1, p - 1) where the space is there and the anchor matches (the windows need the
+    first match of each line, every match is on one line, and each starts a space before
+    a letter run that the index holds)."""
+    if not _spaced[anchor.pattern]:
+        return [(p, p) for p in places]
+    match = anchor.match
+    return [(p - 1, p - 1) for p in places if p and text[p - 1] == " " and match(text, p - 1)]
 
 
 def anchor_spans(anchor: re.Pattern[str], text: str) -> list[tuple[int, int]]:
