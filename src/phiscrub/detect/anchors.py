@@ -23,7 +23,7 @@ import re
 
 from phiscrub.detect.digits import KeyMemo, RunKey, admits, after_non_digit, digit_runs
 from phiscrub.detect.gates import KMAX, Test, no_line_break, run_tests
-from phiscrub.detect.lanes import note_index
+from phiscrub.detect.lanes import note_index, word_starts
 from phiscrub.detect.regex_shape import (
     WHOLE,
     char_class,
@@ -31,6 +31,7 @@ from phiscrub.detect.regex_shape import (
     has_literal_prefix,
     has_prefix,
     literal_prefix,
+    split_top,
     start_strings,
 )
 
@@ -40,6 +41,44 @@ _RUN = re.compile(r"[0-9]+")
 #: an anchor led by more start strings than this is scanned by the engine
 _MAX_FINDS = 40
 _anchor_memo: dict[str, tuple[str, list[tuple[int, int]]]] = {}
+#: an anchor pattern found from the word index -> is it led by a space (see index_anchor)
+_spaced: dict[str, bool] = {}
+
+
+def index_anchor(pattern: str) -> tuple[frozenset[str], bool, bool] | None:
+    """What the word lane looks up for an anchor whose windows come from the note's word
+    index (:func:`lanes.word_starts`), or None. An anchor led by words gives their places;
+    one led by a space then words, on one line (``[ ](?:Street|St|...)\\b``, ``[ ]%USPS%\\b``:
+    the engine tried them at every space of a note), the places of the words, each
+    checked by :func:`word_anchor_spans`."""
+    if (found := word_starts(pattern, 0)) is not None:
+        _spaced[pattern] = False
+        return found
+    rest = pattern[3:] if pattern.startswith("[ ]") else ""
+    if (
+        not rest
+        or rest[0] in "*+?{"
+        or len(split_top(pattern)) != 1
+        or not no_line_break(pattern)
+        or (found := word_starts(f"(?<![A-Za-z])(?:{rest})", 0)) is None
+    ):
+        return None
+    _spaced[pattern] = True
+    return found
+
+
+def word_anchor_spans(
+    anchor: re.Pattern[str], text: str, places: list[int] | tuple[()]
+) -> list[tuple[int, int]]:
+    """Spans that make the same windows as the anchor's matches, from the places the word
+    lane found for :func:`index_anchor`: (p, p) at each word; for a space-led anchor,
+    (p - 1, p - 1) where the space is there and the anchor matches (the windows need the
+    first match of each line, every match is on one line, and each starts a space before
+    a letter run that the index holds)."""
+    if not _spaced[anchor.pattern]:
+        return [(p, p) for p in places]
+    match = anchor.match
+    return [(p - 1, p - 1) for p in places if p and text[p - 1] == " " and match(text, p - 1)]
 
 
 def anchor_spans(anchor: re.Pattern[str], text: str) -> list[tuple[int, int]]:
@@ -51,7 +90,9 @@ def anchor_spans(anchor: re.Pattern[str], text: str) -> list[tuple[int, int]]:
         return got[1]
     plan = _plan(anchor)
     spans: list[tuple[int, int]] = []
-    if plan.tests is not None:
+    if plan.parts:
+        spans = _from_parts(anchor, plan, text)
+    elif plan.tests is not None:
         spans = _from_runs(anchor, plan, text)
     elif plan.starts is not None:
         spans = _from_starts(anchor, plan, text)
@@ -69,7 +110,16 @@ def anchor_spans(anchor: re.Pattern[str], text: str) -> list[tuple[int, int]]:
 
 
 class _Plan:
-    __slots__ = ("guard", "low_starts", "per_line", "regex", "shifts", "starts", "tests")
+    __slots__ = (
+        "guard",
+        "low_starts",
+        "parts",
+        "per_line",
+        "regex",
+        "shifts",
+        "starts",
+        "tests",
+    )
 
     def __init__(
         self,
@@ -84,6 +134,8 @@ class _Plan:
         self.guard = guard  # no digit precedes a match: only a run's first digit
         self.starts: frozenset[str] | None = None  # literal strings every match starts with
         self.low_starts: frozenset[str] = frozenset()  # the same, lower case
+        # a line's anchor whose alternatives are found apart (see _from_parts)
+        self.parts: tuple[re.Pattern[str], ...] = ()
         # run key number -> where a match may start in a run of that key (see shifts)
         self.shifts: KeyMemo[tuple[int, ...]] = KeyMemo(self.learn)
 
@@ -150,6 +202,19 @@ def _plan(anchor: re.Pattern[str]) -> _Plan:
             if starts is not None and len(starts) <= _MAX_FINDS:
                 _plans[key].starts = starts
                 _plans[key].low_starts = frozenset(x.lower() for x in starts)
+        plan = _plans[key]
+        if plan.per_line and not bits and plan.tests is None and plan.starts is None:
+            alts = split_top(anchor.pattern)
+            parts = tuple(re.compile(alt) for alt in alts) if len(alts) > 1 else ()
+            # each found without a scan that tests a class at every character: by the digit
+            # runs, by str.find of its start strings, or by the engine's literal search
+            if parts and all(
+                _plan(part).tests is not None
+                or _plan(part).starts is not None
+                or has_literal_prefix(part.pattern, 0)
+                for part in parts
+            ):
+                plan.parts = parts
     return _plans[key]
 
 
@@ -189,6 +254,29 @@ def _starts(plan: _Plan, text: str) -> list[int]:
             out.extend([s + k for s in starts for k in got])
     out.sort()
     return out
+
+
+def _from_parts(anchor: re.Pattern[str], plan: _Plan, text: str) -> list[tuple[int, int]]:
+    """The spans of a line's anchor (no match crosses a line break) that is an alternation
+    of which some alternatives have a cheap plan (digit runs, start strings: ``india_pin``'s
+    ``(?<=[\\-\u2013][ ])[1-9]\\d{5}(?!\\d)|[Pp]in[ ]?[Cc]ode|...``, which the engine tried
+    at every digit and every P, p, C, c): the first match of a line starts where the first
+    match of one of the alternatives on that line starts, the leftmost of them; it is
+    matched there again for its end."""
+    firsts: dict[int, int] = {}  # line start -> the leftmost match start on the line
+    rfind = text.rfind
+    for part in plan.parts:
+        for a, _ in anchor_spans(part, text):  # the first of each line, left to right
+            line = rfind("\n", 0, a) + 1
+            if a < firsts.get(line, a + 1):
+                firsts[line] = a
+    spans: list[tuple[int, int]] = []
+    match = anchor.match
+    for a in sorted(firsts.values()):
+        m = match(text, a)
+        assert m is not None
+        spans.append((a, m.end()))
+    return spans
 
 
 def _from_starts(anchor: re.Pattern[str], plan: _Plan, text: str) -> list[tuple[int, int]]:

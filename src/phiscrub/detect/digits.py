@@ -343,9 +343,7 @@ class DigitLane:
         ``prev`` ("" at the start of the text): most of a lane's tries failed there
         (``(?<![\\d/.\\-])`` after "/" or "."), each a call of the engine."""
         before = self.before
-        return tuple(
-            k for k in order if (t := before[k]) is None or t.match(prev + "0", len(prev))
-        )
+        return tuple(k for k in order if (t := before[k]) is None or t.match(prev + "0", len(prev)))
 
     def _offsets(self, key: RunKey) -> tuple[tuple[int, tuple[int, ...]], ...] | None:
         """Unguarded: (offset, alternatives) for each digit of a run of this key where the

@@ -37,7 +37,7 @@ from dataclasses import dataclass, field
 from importlib import resources
 from typing import Any
 
-from phiscrub.detect.anchors import anchor_spans
+from phiscrub.detect.anchors import anchor_spans, index_anchor, word_anchor_spans
 from phiscrub.detect.digits import LANE_CHARS, DigitLane, after_non_digit, digit_led
 from phiscrub.detect.lanes import (
     ANCHOR_SLOT,
@@ -338,7 +338,7 @@ class PatternDetector:
         i = 0
         for k, comp in enumerate(self._order):
             pat = comp.pattern
-            if comp.anchor is not None and (found := word_starts(pat.anchor, 0)) is not None:
+            if comp.anchor is not None and (found := index_anchor(pat.anchor)) is not None:
                 words.append((ANCHOR_SLOT + k, *found))  # a word anchor: from the index
             alts = split_top(pat.regex) if "x" not in pat.flags else [pat.regex]
             bits = _flag_bits(pat.flags)
@@ -420,7 +420,7 @@ class PatternDetector:
 
     def _word_anchor(self, k: int) -> bool:
         """Are the anchor windows of pattern ``k`` found from the word lane?"""
-        return word_starts(self._order[k].pattern.anchor, 0) is not None
+        return index_anchor(self._order[k].pattern.anchor) is not None
 
     @property
     def name(self) -> str:
@@ -454,8 +454,8 @@ class PatternDetector:
             out.extend((a, i, b, m, None) for a, b, m in s.find_all(text, low))
         for k, anchor, before, slots in self._anchored:
             if k >= 0 and ix.aligned:  # a word anchor: its matches are in the word index
-                found = cands.get(k, ())
-                windows = WindowCursor.windows_at(text, [(p, p) for p in found], before)
+                spans = word_anchor_spans(anchor, text, cands.get(k, ()))
+                windows = WindowCursor.windows_at(text, spans, before)
             else:
                 windows = WindowCursor.windows_at(text, anchor_spans(anchor, text), before)
             for i, s in slots if windows else ():
