@@ -8,8 +8,8 @@
               every category (``crfs="one"``)
     merge     rule priority (well-formed categories, and names and places, whose rule
               spans grow over the CRF's) (``hybrid_steps.merge``)
-    fax_or_phone, drop_credentials, drop_unknown_states, hospital_or_organization,
-    name_roles                                                       error correction
+    fax_or_phone, drop_credentials, drop_unknown_states, place_or_organization,
+    hospital_or_organization, name_roles                             error correction
     doctor_after_title, type_counting, propagate                     reconciliation
 
 Every step after ``crf`` is a pure function on spans (``hybrid_steps``) and can be switched
@@ -52,6 +52,7 @@ STEPS = (
     "fax_or_phone",
     "drop_credentials",
     "drop_unknown_states",
+    "place_or_organization",
     "hospital_or_organization",
     "name_roles",
     "doctor_after_title",
@@ -230,6 +231,8 @@ class HybridTagger:
             spans = steps.drop_credentials(doc.text, spans)
         if "drop_unknown_states" not in off:
             spans = steps.drop_unknown_states(doc.text, spans)
+        if "place_or_organization" not in off:
+            spans = steps.place_or_organization(doc.text, spans)
         if "hospital_or_organization" not in off:
             spans = steps.hospital_or_organization(doc.text, spans)
         if "name_roles" not in off:

@@ -8,8 +8,9 @@ Each step is a small pure function on spans (nothing is mutated; new lists are r
 - error correction: ``fax_or_phone`` (the nearest context word before the number on its
   line, ``fax`` or a phone word, decides), ``drop_credentials`` (a STATE right after a
   name is a credential: ``Lee, MD``), ``drop_unknown_states`` (a STATE that is not a
-  state name or postal code is dropped), ``hospital_or_organization`` (words of the span
-  and the words just before it decide between HOSPITAL and ORGANIZATION).
+  state name or postal code is dropped), ``hospital_or_organization`` and
+  ``place_or_organization`` (``taggers/hybrid_places.py``: an institution's type by its
+  words and the words before it).
 - reconciliation over a group of notes (one note, or a patient's notes):
   ``doctor_after_title`` (a name after ``Dr.`` is a DOCTOR wherever it occurs in the note),
   ``type_counting`` (a string tagged with the same type at least twice, more often than any
@@ -28,6 +29,11 @@ from collections.abc import Collection, Sequence
 from importlib import resources
 
 from phiscrub.span import Span
+from phiscrub.taggers.hybrid_places import (
+    hospital_or_organization,
+    institution_words,
+    place_or_organization,
+)
 from phiscrub.taxonomy import CATEGORY_OF
 
 __all__ = [
@@ -40,6 +46,7 @@ __all__ = [
     "hospital_or_organization",
     "merge",
     "name_roles",
+    "place_or_organization",
     "propagate",
     "type_counting",
 ]
@@ -52,44 +59,6 @@ RULE_PRIORITY = frozenset({"DATE", "AGE", "CONTACT", "ID", "NAME", "LOCATION"})
 #: (a rule finds ``View High School``, the CRF ``Bay View High School``)
 GROW = frozenset({"NAME", "LOCATION"})
 _PHONE_WORDS = ("phone", "tel", "telephone", "ph", "cell", "mobile", "pager", "beeper", "call")
-#: words that make a name a hospital whatever else it holds
-_HOSPITAL_WORDS = frozenset(
-    ["hospital", "hospitals", "clinic", "clinics", "infirmary", "hospice", "sanatorium",
-     "rehab", "rehabilitation", "dialysis", "infusion", "asc"]
-)  # fmt: skip
-#: words that make a name a hospital unless it also holds an organization word
-#: (``Buckeye Mutual Health`` and ``Westline Medical Supply`` are organizations)
-_WEAK_HOSPITAL_WORDS = frozenset(
-    ["nursing", "medical", "health", "healthcare", "emergency", "surgical", "surgery",
-     "pediatrics", "paediatrics", "dermatology", "cardiology", "neurology", "oncology",
-     "urology", "vascular", "orthopedics", "orthopaedics", "psychiatry", "wound", "homecare"]
-)
-_ORG_WORDS = frozenset(
-    ["inc", "corp", "corporation", "company", "co", "llc", "ltd", "industries", "group",
-     "school", "college", "academy", "preschool", "daycare", "elementary", "church", "parish",
-     "bank", "store", "restaurant", "bakery", "pizzeria", "cafe", "diner", "factory", "union",
-     "services", "agency", "firm", "shop", "market", "airlines", "department", "army", "navy",
-     "police", "sheriff", "county", "district", "ems", "fire", "society", "foundation",
-     "association", "club", "fc", "league", "partners", "supply", "supplies", "freight",
-     "logistics", "trucking", "transit", "pharmacy", "pharmacies", "plan", "mutual",
-     "insurance", "assurance", "hmo", "ppo", "medicare", "medicaid", "lab", "labs",
-     "laboratory", "laboratories", "genomics", "diagnostics", "rentals", "hardware",
-     "coffee", "bar", "grill", "hs", "drug", "board"]
-)  # fmt: skip
-_HOSPITAL_BEFORE = re.compile(
-    r"\b(?:admitted|transferred|discharged|presented|seen|followed|treated|hospitali[sz]ed)"
-    r"\s+(?:to|at|from|in|by)\s*(?:the\s+)?$",
-    re.IGNORECASE,
-)
-_ORG_BEFORE = re.compile(
-    r"\b(?:works?|worked|working|employed|employee|job|retired|volunteers?|attends?)"
-    r"\s+(?:at|for|by|from|with|of)?\s*(?:the\s+)?$",
-    re.IGNORECASE,
-)
-#: a payer label shortly before on the line: the name is an insurer, an ORGANIZATION
-_PAYER_BEFORE = re.compile(
-    r"\b(?:insurance|insurer|payer|payor|carrier|pbm|coverage)\b[^\n]{0,12}$", re.IGNORECASE
-)
 _TITLE = re.compile(r"\b(?:Dr|DR|Doctor|dr)\.?\s+$")
 #: a word of letters in any script (``Lucía``, ``Ngọc``), with inner apostrophes and hyphens
 _WORD = re.compile(r"[^\W\d_](?:[^\W\d_]|['-])+")
@@ -189,7 +158,9 @@ def _name_growth(text: str, crf: Span, rule: Span) -> bool:
 @functools.cache
 def _name_stop_words() -> frozenset[str]:
     """Words a name never grows over: roles, honorifics, hospital and organization words."""
-    return _role_words() | _HONORIFICS | _HOSPITAL_WORDS | _WEAK_HOSPITAL_WORDS | _ORG_WORDS
+    lex = institution_words()
+    places = lex["hospital"] | lex["weak_hospital"] | lex["organization"]
+    return _role_words() | _HONORIFICS | places
 
 
 @functools.cache
@@ -271,27 +242,6 @@ def drop_unknown_states(
         for s in spans
         if s.label != "STATE" or " ".join(s.text.replace(".", "").split()).lower() in known
     ]
-
-
-def hospital_or_organization(text: str, spans: Sequence[Span]) -> list[Span]:
-    """HOSPITAL or ORGANIZATION by the span's own words, else by the words before it."""
-    out: list[Span] = []
-    for s in spans:
-        if s.label in ("HOSPITAL", "ORGANIZATION"):
-            words = {w.lower() for w in _WORD.findall(s.text)}
-            before = text[max(0, s.start - 40) : s.start]
-            if words & _HOSPITAL_WORDS and not words & _ORG_WORDS:
-                s = _relabel(s, "HOSPITAL", "hybrid.correct:hospital")
-            elif not words & _HOSPITAL_WORDS and (
-                words & _ORG_WORDS or _PAYER_BEFORE.search(before)
-            ):
-                s = _relabel(s, "ORGANIZATION", "hybrid.correct:organization")
-            elif words & _WEAK_HOSPITAL_WORDS or _HOSPITAL_BEFORE.search(before):
-                s = _relabel(s, "HOSPITAL", "hybrid.correct:hospital")
-            elif _ORG_BEFORE.search(before):
-                s = _relabel(s, "ORGANIZATION", "hybrid.correct:organization")
-        out.append(s)
-    return out
 
 
 # -- reconciliation -----------------------------------------------------------------
