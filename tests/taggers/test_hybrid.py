@@ -159,6 +159,28 @@ def test_organization_words_beat_generic_health_words() -> None:
     assert [s.label for s in out] == ["ORGANIZATION", "ORGANIZATION", "HOSPITAL"]
 
 
+def test_care_practices_are_hospitals_and_shops_named_as_places_are_not() -> None:
+    text = (
+        "PCP: Kailua Town Medical Group. IOP at Back Mountain Counseling Services. PCA from "
+        "Essex Home Care Partners. Dental plan: Pinetree Dental Benefits. Picked up pills "
+        "from Big Sky Drug. Lives in Meade County. Grant from Four Corners Cancer Fund."
+    )
+    spans = [
+        span(text, "Kailua Town Medical Group", "ORGANIZATION"),
+        span(text, "Back Mountain Counseling Services", "ORGANIZATION"),
+        span(text, "Essex Home Care Partners", "ORGANIZATION"),
+        span(text, "Pinetree Dental Benefits", "HOSPITAL"),
+        span(text, "Big Sky Drug", "CITY"),
+        span(text, "Meade County", "CITY"),
+        span(text, "Four Corners Cancer Fund", "CITY"),
+    ]
+    out = steps.hospital_or_organization(text, steps.place_or_organization(text, spans))
+    assert [s.label for s in out] == [
+        "HOSPITAL", "HOSPITAL", "HOSPITAL", "ORGANIZATION", "ORGANIZATION", "CITY",
+        "ORGANIZATION",
+    ]  # fmt: skip
+
+
 # -- reconciliation ---------------------------------------------------------------
 def test_a_name_with_a_credential_is_a_doctor_everywhere_in_the_note() -> None:
     text = "Jordan Ellery, LMFT called. Ellery will see her; Mary Lee is her mother."
