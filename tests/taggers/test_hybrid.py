@@ -278,6 +278,36 @@ def test_name_roles_a_credential_outranks_a_patient_role_and_a_bare_role_takes_n
     assert [s.label for s in out] == labels
 
 
+def test_name_roles_a_relative_outranks_a_credential_and_dear_greets_a_colleague() -> None:
+    text = (
+        "Dear Howard,\n\nI saw your patient Mr. Pike today.\n"
+        "Family: daughter Kristal Hatfield (LPN) flying in; wife Lena Pike, RN at bedside.\n"
+        "Peer recovery specialist: Dante Whitlock, CPRS"
+    )
+    found = [
+        span(text, "Howard", "PATIENT", "rules"),  # a letter about a patient: a clinician
+        span(text, "Kristal Hatfield", "DOCTOR", "crf"),  # family, whatever her job
+        span(text, "Lena Pike", "DOCTOR", "crf"),
+        span(text, "Dante Whitlock", "PATIENT", "crf"),
+    ]
+    out = steps.name_roles(text, found)
+    assert [s.label for s in out] == ["DOCTOR", "PATIENT", "PATIENT", "DOCTOR"]
+    portal = "Hi Maren,\nYour refill is ready."
+    (hi,) = steps.name_roles(portal, [span(portal, "Maren", "PATIENT", "rules")])
+    assert hi.label == "PATIENT"
+
+
+def test_a_doctors_surname_does_not_make_her_family_doctors() -> None:
+    text = "Daughter is Dr. Natalia Whitfield. Husband Arthur Whitfield drove. Whitfield paged."
+    spans = [
+        span(text, "Natalia Whitfield", "PATIENT"),
+        span(text, "Arthur Whitfield", "PATIENT"),
+        span(text, "Whitfield", "PATIENT", nth=2),
+    ]
+    out = steps.doctor_after_title(text, spans)
+    assert [s.label for s in out] == ["DOCTOR", "PATIENT", "DOCTOR"]
+
+
 def test_propagation_tags_a_bare_surname_across_a_patients_notes() -> None:
     first = "Patient: Walter Quimby\nSeen today."
     second = "Follow-up.\nQuimby\nWalter Quimby called. Quimbyville is a town."

@@ -168,7 +168,11 @@ def _role_words() -> frozenset[str]:
     """The one-word roles of ``data/lexicons/name_roles.txt`` (``nurse``, ``paramedic``)."""
     path = resources.files("phiscrub").joinpath("data", "lexicons", "name_roles.txt")
     lines = path.read_text(encoding="utf-8").splitlines()
-    roles = (line.partition("\t")[2].strip().lower() for line in lines if not line.startswith("#"))
+    roles = (
+        line.partition("\t")[2].partition("\t")[0].strip().lower()
+        for line in lines
+        if not line.startswith("#")
+    )
     return frozenset(r for r in roles if r and " " not in r)
 
 
@@ -257,8 +261,9 @@ def _credential() -> re.Pattern[str]:
 
 def doctor_after_title(text: str, spans: Sequence[Span]) -> list[Span]:
     """Names after ``Dr.`` or followed by a clinical credential (``Ann Lee, RN``) are
-    DOCTORs, and so is every other mention of them in the note (the full name and its
-    last word)."""
+    DOCTORs, and so is every other mention of them in the note: the full name, and the
+    surname alone. Another full name with the same surname is not (``Dr. Natalia Ruiz`` and
+    her father ``Arthur Ruiz``: a family shares its surname)."""
     doctors: set[str] = set()
     credential = _credential()
     for s in spans:
@@ -269,7 +274,7 @@ def doctor_after_title(text: str, spans: Sequence[Span]) -> list[Span]:
             doctors.add(s.text.split()[-1])
     return [
         _relabel(s, "DOCTOR", "hybrid.reconcile:title")
-        if s.label == "PATIENT" and (s.text in doctors or s.text.split()[-1] in doctors)
+        if s.label == "PATIENT" and s.text in doctors
         else s
         for s in spans
     ]
@@ -280,15 +285,19 @@ def _role_patterns() -> dict[str, re.Pattern[str]]:
     """Per type, the role words of ``data/lexicons/name_roles.txt`` as one pattern that
     must end right before a name: ``RN: ``, ``(attorney ``, ``Subscriber - ``, past an
     honorific (``SLP Ms. ``) unless the role is marked ``bare`` (``referring Mr. X`` is the
-    verb and its object, the patient)."""
+    verb and its object, the patient). Roles marked ``kin`` (relatives) are also gathered
+    under the key ``kin``."""
     path = resources.files("phiscrub").joinpath("data", "lexicons", "name_roles.txt")
     roles: dict[str, tuple[list[str], list[str]]] = {}
     for line in path.read_text(encoding="utf-8").splitlines():
         label, _, rest = line.partition("\t")
         role, _, flag = rest.partition("\t")
         if role.strip() and not line.startswith("#"):
-            words = roles.setdefault(label, ([], []))[flag.strip() == "bare"]
+            flag = flag.strip()
+            words = roles.setdefault(label, ([], []))[flag == "bare"]
             words.append(re.escape(role.strip()))
+            if flag == "kin":
+                roles.setdefault("kin", ([], []))[0].append(re.escape(role.strip()))
 
     def alternation(words: list[str]) -> str:
         return "|".join(sorted(words, key=len, reverse=True)) or "(?!)"
@@ -309,6 +318,42 @@ def _role_patterns() -> dict[str, re.Pattern[str]]:
 _ROLE_AFTER = re.compile(
     r"(?:,[ \t]*|[ \t]*\()((?:[A-Za-z]+[ \t])?[A-Za-z/-]+)(?=[ \t]*[),;.\n]|$)"
 )
+#: a letter's greeting by first name alone (``Dear Howard,``) ...
+_DEAR = re.compile(r"(?:^|\n)[ \t]*Dear[ \t]+$")
+#: ... in a letter about a patient is addressed to a clinician (``I saw Mr. Lee``)
+_CLINICIAN_LETTER = re.compile(
+    r"\b(?:your patient|I saw|thank you for (?:asking|referring|the referral)|referr)",
+    re.IGNORECASE,
+)
+
+
+def _role_of(text: str, s: Span, patterns: dict[str, re.Pattern[str]]) -> str | None:
+    """The type a role word gives the name ``s``: a role before it on its line first, then a
+    role right after it. A clinical credential after the name outranks a PATIENT role
+    before it, unless that role is a relative (``daughter Kim Hart, LPN`` is family)."""
+    before = text[max(0, s.start - 40) : s.start]
+    before = before[max(before.rfind("\n"), before.rfind("\r")) + 1 :]
+    credential = bool(_credential().match(text, s.end))
+    kin = "kin" in patterns and patterns["kin"].search(before)
+    for label, pattern in patterns.items():
+        if label == "kin" or (label == "PATIENT" and credential and not kin):
+            continue
+        if pattern.search(before):
+            return label
+    after = _ROLE_AFTER.match(text, s.end)
+    for label, pattern in patterns.items():
+        if label == "kin" or (label == "PATIENT" and credential):
+            continue
+        if after and pattern.search(after.group(1)):
+            return label
+    if (
+        s.label == "PATIENT"
+        and " " not in s.text
+        and _DEAR.search(text, max(0, s.start - 80), s.start)
+        and _CLINICIAN_LETTER.search(text, s.end, s.end + 600)
+    ):
+        return "DOCTOR"
+    return None
 
 
 def name_roles(text: str, spans: Sequence[Span]) -> list[Span]:
@@ -318,22 +363,15 @@ def name_roles(text: str, spans: Sequence[Span]) -> list[Span]:
     (employer)``) takes the role's type, and so do the other mentions of the same string in
     the note. A clinical credential right after the name outranks a PATIENT role: in a
     long-term-care note ``Resident: Lee, Ann`` is the patient, ``Resident: Ann Lee, MD`` a
-    physician."""
+    physician; a relative before the name outranks both (``daughter Kim Hart (LPN)``).
+    ``Dear Howard,`` opening a letter about a patient greets a clinician."""
     patterns = _role_patterns()
-    credential = _credential()
     decided: dict[str, str] = {}
     for s in spans:
-        if s.label not in ("PATIENT", "DOCTOR"):
-            continue
-        before = text[max(0, s.start - 40) : s.start]
-        before = before[max(before.rfind("\n"), before.rfind("\r")) + 1 :]
-        after = _ROLE_AFTER.match(text, s.end)
-        for label, pattern in patterns.items():
-            if label == "PATIENT" and credential.match(text, s.end):
-                continue  # ``Resident: Ann Lee, MD``: a clinical credential outranks the role
-            if pattern.search(before) or (after and pattern.search(after.group(1))):
+        if s.label in ("PATIENT", "DOCTOR"):
+            label = _role_of(text, s, patterns)
+            if label:
                 decided.setdefault(s.text, label)
-                break
     return [
         _relabel(s, decided[s.text], "hybrid.correct:role")
         if s.label in ("PATIENT", "DOCTOR") and s.text in decided
