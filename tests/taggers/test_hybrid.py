@@ -297,6 +297,22 @@ def test_name_roles_a_relative_outranks_a_credential_and_dear_greets_a_colleague
     assert hi.label == "PATIENT"
 
 
+def test_trim_names_drops_a_leading_role_or_closed_class_word_only() -> None:
+    from phiscrub.taggers.hybrid_tidy import trim_names
+
+    text = "WITNESS CARMEN ESTRADA, RN. Doula Simone Carr present. A. Lund; Grace Lee; By"
+    spans = [
+        span(text, "WITNESS CARMEN ESTRADA", "DOCTOR", "rules"),
+        span(text, "Doula Simone Carr", "DOCTOR", "crf"),
+        span(text, "A. Lund", "DOCTOR", "crf"),  # an initial stays
+        span(text, "Grace Lee", "PATIENT", "crf"),  # a first name that is also a word stays
+        span(text, "By", "PATIENT", "crf"),  # nothing after it: left
+    ]
+    out = trim_names(text, spans)
+    assert [s.text for s in out] == ["CARMEN ESTRADA", "Simone Carr", "A. Lund", "Grace Lee", "By"]
+    assert out[0].source == "rules+trim" and out[2].source == "crf"
+
+
 def test_a_doctors_surname_does_not_make_her_family_doctors() -> None:
     text = "Daughter is Dr. Natalia Whitfield. Husband Arthur Whitfield drove. Whitfield paged."
     spans = [

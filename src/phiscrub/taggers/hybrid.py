@@ -7,7 +7,7 @@
               PROFESSION) over one shared feature pass (``crfs="two"``), or one CRF over
               every category (``crfs="one"``)
     merge     rule priority (well-formed categories, and names and places, whose rule
-              spans grow over the CRF's) (``hybrid_steps.merge``)
+              spans grow over the CRF's) (``hybrid_steps.merge``), then ``trim_names``
     fax_or_phone, drop_credentials, drop_unknown_states, place_or_organization,
     hospital_or_organization, name_roles                             error correction
     doctor_after_title, type_counting, propagate                     reconciliation
@@ -37,7 +37,7 @@ from phiscrub.taggers.base import Marginals, TaggerState
 from phiscrub.taggers.compiled import CompiledCRF
 from phiscrub.taggers.crf import CRFSettings
 from phiscrub.taggers.decode import OUTSIDE, ArrayDecoder, score_spans
-from phiscrub.taggers.hybrid_tidy import clinical_filter, tidy
+from phiscrub.taggers.hybrid_tidy import clinical_filter, tidy, trim_names
 from phiscrub.taggers.hybrid_train import CRF_GROUPS, train_groups
 from phiscrub.text import Token, bio_to_spans, tokenize
 
@@ -49,6 +49,7 @@ STEPS = (
     "clinical_filter",
     "rules",
     "merge",
+    "trim_names",
     "fax_or_phone",
     "drop_credentials",
     "drop_unknown_states",
@@ -225,6 +226,8 @@ class HybridTagger:
             spans = steps.merge([], crf + rules, priority=(), fill=False)
         else:
             spans = steps.merge(rules, crf, fill=self.settings.fill, text=doc.text)
+        if "trim_names" not in off:
+            spans = trim_names(doc.text, spans)
         if "fax_or_phone" not in off:
             spans = steps.fax_or_phone(doc.text, spans)
         if "drop_credentials" not in off:

@@ -16,6 +16,8 @@ not from any note's strings):
   name or place right before an eponym's head word (``Allen test``, ``McBurney's point``,
   ``Clark level``; ``data/allowlist/eponym_heads.txt``) is dropped unless a title comes
   before it.
+- ``trim_names`` (after the merge, on rule and CRF names alike): a name span loses a first
+  word that is a role or an English word no one is named (``WITNESS CARMEN ESTRADA``).
 """
 
 from __future__ import annotations
@@ -28,7 +30,7 @@ from typing import Any
 
 from phiscrub.span import Span
 
-__all__ = ["clinical_filter", "tidy"]
+__all__ = ["clinical_filter", "tidy", "trim_names"]
 
 #: where a mention cannot continue: line breaks, tabs, column gaps, a sentence end
 _BREAK = re.compile(r"[\n\r\t\f\v]|  +|(?<=[a-z]{3})[.;:!?] +(?=[A-Z])|[.;:!?] +(?=[A-Z][a-z]+ )")
@@ -331,3 +333,47 @@ def _blocked(text: str, span: Span) -> bool:
     window = text[lo : span.end + _WINDOW]
     a, b = span.start - lo, span.end - lo
     return any(x <= a and b <= y for x, y, _, _ in _blocker().iter_matches(window))
+
+
+#: the first word of a name span and the white space after it
+_LEAD = re.compile(r"([^\W\d_][\w'.-]*)[ \t]+(?=[^\W\d_])")
+
+
+@functools.cache
+def _person_words() -> frozenset[str]:
+    from phiscrub.detect import lexicon
+
+    lex = lexicon.lexicons()
+    return lex.first_names | lex.last_names
+
+
+#: closed-class words that never start a name (``BY JUNE PAKKALA``, ``WITNESS ANN LEE``)
+_NOT_NAME_LEADS = frozenset(
+    ["by", "per", "from", "with", "via", "and", "for", "at", "to", "witness", "witnessed",
+     "signed", "reviewed", "called", "paged", "seen", "bypassed", "rooming"]
+)  # fmt: skip
+
+
+def _not_a_name_word(word: str) -> bool:
+    """A role (``Doula``, ``OT``) or a closed-class word (``BY``, ``WITNESS``) that is
+    nobody's first or last name; ``Grace`` and ``Young`` are names, ``A.`` an initial."""
+    from phiscrub.taggers.hybrid_steps import _role_words
+
+    low = word.lower().rstrip(".:")
+    if len(low) < 2 or low in _person_words():
+        return False
+    return low in _role_words() or low in _NOT_NAME_LEADS
+
+
+def trim_names(text: str, spans: Sequence[Span]) -> list[Span]:
+    """A PATIENT or DOCTOR span loses a first word that is a role or an English word no
+    one is named (``WITNESS CARMEN ESTRADA``, ``Doula Simone Carriere``, ``BY JUNE
+    PAKKALA``): in capitals, and after role words, the name rules and the CRF take it in."""
+    out: list[Span] = []
+    for s in spans:
+        if s.category == "NAME":
+            m = _LEAD.match(s.text)
+            if m and _not_a_name_word(m.group(1)):
+                s = Span.of(text, s.start + m.end(), s.end, s.label, s.source + "+trim", s.score)
+        out.append(s)
+    return out
