@@ -492,3 +492,22 @@ def test_a_state_right_after_a_name_is_a_credential() -> None:
     ]
     out = steps.drop_credentials(text, spans)
     assert [(s.text, s.start) for s in out if s.label == "STATE"] == [("MD", text.rindex("MD"))]
+
+
+def test_id_by_context_record_shapes_and_device_ids() -> None:
+    from phiscrub.taggers.hybrid_ids import id_by_context
+
+    text = (
+        "Pt: Hal Whitcombe (GMH-00784312) called.\n"
+        "Police log WMC-52-10-1177 filed.\n"
+        "Insulin pump ID CADD-SLS-00917; flu vaccine lot FL4471."
+    )
+    spans = [
+        span(text, "Hal Whitcombe", "PATIENT", "rules.name:patient_trigger"),
+        span(text, "GMH-00784312", "MEDICALRECORD", "rules.ids:record_shape"),
+        span(text, "WMC-52-10-1177", "MEDICALRECORD", "rules.ids:record_shape+crf"),
+        span(text, "CADD-SLS-00917", "IDNUM", "rules.ids:idnum_context"),
+        span(text, "FL4471", "IDNUM", "rules.ids:idnum_context"),
+    ]
+    out = id_by_context(text, spans)
+    assert [s.label for s in out] == ["PATIENT", "MEDICALRECORD", "IDNUM", "DEVICE", "IDNUM"]

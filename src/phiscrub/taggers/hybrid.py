@@ -8,7 +8,7 @@
               every category (``crfs="one"``)
     merge     rule priority (well-formed categories, and names and places, whose rule
               spans grow over the CRF's) (``hybrid_steps.merge``), then ``trim_names``
-    fax_or_phone, drop_credentials, drop_unknown_states, place_or_organization,
+    fax_or_phone, drop_credentials, drop_unknown_states, id_by_context, place_or_organization,
     hospital_or_organization, name_roles                             error correction
     doctor_after_title, type_counting, propagate                     reconciliation
 
@@ -37,6 +37,7 @@ from phiscrub.taggers.base import Marginals, TaggerState
 from phiscrub.taggers.compiled import CompiledCRF
 from phiscrub.taggers.crf import CRFSettings
 from phiscrub.taggers.decode import OUTSIDE, ArrayDecoder, score_spans
+from phiscrub.taggers.hybrid_ids import id_by_context
 from phiscrub.taggers.hybrid_tidy import clinical_filter, tidy, trim_names
 from phiscrub.taggers.hybrid_train import CRF_GROUPS, train_groups
 from phiscrub.text import Token, bio_to_spans, tokenize
@@ -53,6 +54,7 @@ STEPS = (
     "fax_or_phone",
     "drop_credentials",
     "drop_unknown_states",
+    "id_by_context",
     "place_or_organization",
     "hospital_or_organization",
     "name_roles",
@@ -234,6 +236,8 @@ class HybridTagger:
             spans = steps.drop_credentials(doc.text, spans)
         if "drop_unknown_states" not in off:
             spans = steps.drop_unknown_states(doc.text, spans)
+        if "id_by_context" not in off:
+            spans = id_by_context(doc.text, spans)
         if "place_or_organization" not in off:
             spans = steps.place_or_organization(doc.text, spans)
         if "hospital_or_organization" not in off:
