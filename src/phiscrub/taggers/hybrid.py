@@ -33,6 +33,7 @@ from phiscrub.errors import UsageError
 from phiscrub.features import CorpusStats, FeatureConfig, FeatureExtractor
 from phiscrub.span import Document, Span
 from phiscrub.taggers import hybrid_steps as steps
+from phiscrub.taggers import truecase
 from phiscrub.taggers.base import Marginals, TaggerState
 from phiscrub.taggers.compiled import CompiledCRF
 from phiscrub.taggers.crf import CRFSettings
@@ -261,15 +262,19 @@ class HybridTagger:
         self, docs: Sequence[Document], disable: Collection[str] = (), by_patient: bool = False
     ) -> list[list[Span]]:
         """The spans of each note; reconciled within each note, or across the notes of each
-        patient with ``by_patient``. Faster per note than ``predict`` (batched decoding)."""
+        patient with ``by_patient``. Faster per note than ``predict`` (batched decoding).
+        A note written all in lower case is tagged on a copy with its capitals restored
+        (``truecase.py``)."""
         off = self._off(disable)
+        originals, docs = docs, [truecase.proxy(d) for d in docs]
         notes = [
             self._note_steps(d, c, off) for d, c in zip(docs, self.crf_spans(docs), strict=True)
         ]
         if not by_patient:
-            return [
+            done = [
                 self._reconcile([d.text], [n], off)[0] for d, n in zip(docs, notes, strict=True)
             ]
+            return [truecase.restore(d, n) for d, n in zip(originals, done, strict=True)]
         out: list[list[Span]] = [[] for _ in docs]
         patients: dict[str, list[int]] = {}
         for i, d in enumerate(docs):
@@ -278,7 +283,7 @@ class HybridTagger:
             texts = [docs[i].text for i in members]
             done = self._reconcile(texts, [notes[i] for i in members], off)
             for i, spans in zip(members, done, strict=True):
-                out[i] = spans
+                out[i] = truecase.restore(originals[i], spans)
         return out
 
     def predict(self, doc: Document, disable: Collection[str] = ()) -> list[Span]:
@@ -290,10 +295,12 @@ class HybridTagger:
     ) -> list[list[Span]]:
         """The spans of each of one patient's notes, reconciled across the notes."""
         off = self._off(disable)
+        originals, docs = docs, [truecase.proxy(d) for d in docs]
         notes = [
             self._note_steps(d, c, off) for d, c in zip(docs, self.crf_spans(docs), strict=True)
         ]
-        return self._reconcile([d.text for d in docs], notes, off)
+        done = self._reconcile([d.text for d in docs], notes, off)
+        return [truecase.restore(d, n) for d, n in zip(originals, done, strict=True)]
 
     def predict_marginals(self, doc: Document) -> Marginals:
         """Token marginals of the CRFs, combined: P(O) is the product of the CRFs' P(O);
