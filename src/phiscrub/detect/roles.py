@@ -26,7 +26,8 @@ _WORD_BEFORE = re.compile(r"([A-Za-z0-9][A-Za-z0-9\-']*)[ ]$")
 #: someone else's role or a service: "sent to attorney", "her teacher"): the job of a person
 #: is said "is a ...", "retired ...", "(...)", ", ...", "Social: ...", "58M ..."
 _PERSON_JOB = re.compile(
-    r"(?:\b(?:a|an|is|was|as|retired|former|semi-retired|Retired|Former|self-employed)[ ]"
+    r"(?:\b(?:a|an|is|was|as|retired|former|semi-retired|Retired|Former|self-employed|"
+    r"previously|formerly|currently|Previously|Formerly|Currently)[ ]"
     r"|\([ ]?|[,:][ ]+|\b\d{1,3}[ ]?(?:yo|y/o|M|F|-year-old)[ ]|-year-old[ ])"
     # one or two describing words may stand between ("a 38 y/o right-handed teacher",
     # "46-year-old premenopausal teacher", "RHD commercial fisherman")
