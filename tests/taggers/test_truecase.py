@@ -41,3 +41,10 @@ def test_spans_found_on_the_proxy_get_the_original_text() -> None:
     assert (back.start, back.end, back.label) == (start, start + 6, "PATIENT")
     ordinary = Document("n2", "Seen by Dr. Lee.")
     assert truecase.proxy(ordinary) is ordinary
+
+
+def test_a_name_runs_on_to_the_institution_word_that_ends_it() -> None:
+    out = truecase.truecase("claim went through milwaukee public educators trust today.")
+    assert "Milwaukee Public Educators Trust today" in out
+    out = truecase.truecase("she lives near milwaukee and the public library.")
+    assert "Milwaukee and the public library" in out  # "and" ends the run

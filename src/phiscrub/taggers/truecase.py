@@ -123,7 +123,39 @@ def truecase(text: str) -> str:
         ):
             out[start] = out[start].upper()
         _capitalize_parts(out, word, start)
+        if out[start].isupper() and not _SENTENCE_START.search(text, max(0, start - 12), start):
+            _institution_after(text, out, words, k)
     return "".join(out)
+
+
+#: words that end an institution's name besides those of ``institution_words.txt``
+_INSTITUTION_ENDS = frozenset(
+    ["center", "centre", "house", "mission", "program", "network", "trust", "circle",
+     "library", "diner", "depot", "home", "alliance", "coalition", "council", "fund"]
+)  # fmt: skip
+#: words an institution's name does not run over
+_STOP = frozenset(["the", "a", "an", "and", "or", "to", "for", "at", "in", "on", "with", "by"])
+
+
+def _institution_after(text: str, out: list[str], words: list[re.Match[str]], k: int) -> None:
+    """A name just capitalized (``milwaukee``) that up to 4 words later, on one line and with
+    no punctuation between, reaches an institution word (``public educators trust``): the
+    words between and that word are part of the name and take capitals too."""
+    from phiscrub.taggers.hybrid_places import institution_words
+
+    lex = institution_words()
+    ends = _INSTITUTION_ENDS | lex["hospital"] | lex["weak_hospital"] | lex["organization"]
+    ends = ends | lex["practice"] | lex["care"]
+    run: list[re.Match[str]] = []
+    for nxt in words[k + 1 : k + 5]:
+        gap = text[(run[-1] if run else words[k]).end() : nxt.start()]
+        if gap not in (" ", " of ") or nxt.group() in _STOP:
+            return
+        run.append(nxt)
+        if nxt.group() in ends:
+            for w in run:
+                out[w.start()] = out[w.start()].upper()
+            return
 
 
 def proxy(doc: Document) -> Document:
