@@ -63,9 +63,10 @@ def chunk_features(chunk: str) -> tuple[tuple[str, str], ...]:
 
 def token_bounds(tokens: Sequence[Token]) -> tuple[Ints, Ints]:
     """The start and end offsets of the tokens, as arrays."""
-    starts = numpy.fromiter((t.start for t in tokens), numpy.intp, len(tokens))
-    ends = numpy.fromiter((t.end for t in tokens), numpy.intp, len(tokens))
-    return starts, ends
+    if not tokens:
+        return numpy.zeros(0, numpy.intp), numpy.zeros(0, numpy.intp)
+    starts, ends, _ = zip(*tokens, strict=True)
+    return numpy.array(starts, dtype=numpy.intp), numpy.array(ends, dtype=numpy.intp)
 
 
 def chunk_runs(text: str, starts: Ints, ends: Ints) -> tuple[list[str], Ints]:

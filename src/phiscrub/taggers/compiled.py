@@ -264,39 +264,39 @@ class CompiledCRF:
             lo, hi = max(0, -d), min(n, n - d)
             if lo < hi:
                 emit[lo:hi] += types[ids[lo + d : hi + d], d + w]
-        emit += self._position_scores(text, tokens, words)
+        self._add_position_scores(emit, text, tokens, words)
         return emit
 
-    def _position_scores(self, text: str, tokens: Sequence[Token], words: list[str]) -> Array:
-        """The summed weights of the features of each token's place (``context_features``,
-        BOS/EOS and n-grams), family by family: most are one row per token, gathered from
-        per-note or cached tables."""
+    def _add_position_scores(
+        self, emit: Array, text: str, tokens: Sequence[Token], words: list[str]
+    ) -> None:
+        """Add the summed weights of the features of each token's place
+        (``context_features``, BOS/EOS and n-grams), family by family: most are one row
+        per token, gathered from per-note or cached tables."""
         cfg, n = self.config, len(tokens)
         starts, ends = token_bounds(tokens)
-        out = numpy.zeros((n, self.weights.shape[1]))
         if cfg.layout:
             bol, eol = line_ends(text, starts, ends)
-            out += self._layout[bol + 2 * eol]
+            emit += self._layout[bol + 2 * eol]
         if cfg.section:
             names, section, inside = heading_places(text, starts)
             ids = self._sections.ids(names)  # first: it may grow the matrix
-            out += self._sections.matrix[ids[section]]
-            out[inside] += self._in_heading
+            emit += self._sections.matrix[ids[section]]
+            emit[inside] += self._in_heading
         if cfg.chunk_shapes:
             chunks, sizes = chunk_runs(text, starts, ends)
             ids = self._chunks.ids(chunks)
-            out += self._chunks.matrix[numpy.repeat(ids, sizes)]
+            emit += self._chunks.matrix[numpy.repeat(ids, sizes)]
         if cfg.triggers and cfg.trigger_offsets:
-            for i, attr in self._trigger_attrs([x.lower() for x in words]):
+            for i, attr in self._trigger_attrs(list(map(str.lower, words))):
                 if (r := self._row.get(attr)) is not None:
-                    out[i] += self.weights[r]
+                    emit[i] += self.weights[r]
         for d, bos, eos in self._edges:
-            out[: min(d, n)] += bos
-            out[max(n - d, 0) :] += eos
+            emit[: min(d, n)] += bos
+            emit[max(n - d, 0) :] += eos
         if cfg.sentence or cfg.attribute or cfg.ngrams:
-            rows, starts_ = self._rest_rows(text, tokens, words)
-            out += numpy.add.reduceat(self.weights[rows], starts_, axis=0)
-        return out
+            rows, firsts = self._rest_rows(text, tokens, words)
+            emit += numpy.add.reduceat(self.weights[rows], firsts, axis=0)
 
     def _trigger_attrs(self, lowers: list[str]) -> list[tuple[int, str]]:
         """(token, attribute) of the trigger features, each once, in a fixed order."""
