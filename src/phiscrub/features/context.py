@@ -12,6 +12,9 @@ import re
 from bisect import bisect_right
 from collections.abc import Sequence
 
+import numpy
+import numpy.typing as npt
+
 from phiscrub.features.config import FeatureConfig
 from phiscrub.features.lexicons import Trigger, load_triggers
 from phiscrub.features.token import Features, short_shape
@@ -19,12 +22,23 @@ from phiscrub.text import (
     Token,
     attribute_at,
     attribute_values,
-    section_at,
     section_headings,
     sentences,
 )
 
-__all__ = ["chunk_features", "context_features"]
+__all__ = [
+    "chunk_features",
+    "chunk_runs",
+    "context_features",
+    "heading_places",
+    "line_ends",
+    "token_bounds",
+    "trigger_matches",
+]
+
+Ints = npt.NDArray[numpy.intp]
+Bools = npt.NDArray[numpy.bool_]
+_BREAK = re.compile(r"[\r\n]")
 
 _CHUNK_PATTERNS = {
     "date": re.compile(r"\d{1,4}[/.-]\d{1,2}(?:[/.-]\d{2,4})?[.,;)]?"),
@@ -47,18 +61,33 @@ def chunk_features(chunk: str) -> tuple[tuple[str, str], ...]:
     return tuple(out)
 
 
-def _chunks(tokens: Sequence[Token], text: str) -> list[str]:
+def token_bounds(tokens: Sequence[Token]) -> tuple[Ints, Ints]:
+    """The start and end offsets of the tokens, as arrays."""
+    if not tokens:
+        return numpy.zeros(0, numpy.intp), numpy.zeros(0, numpy.intp)
+    starts, ends, _ = zip(*tokens, strict=True)
+    return numpy.array(starts, dtype=numpy.intp), numpy.array(ends, dtype=numpy.intp)
+
+
+def chunk_runs(text: str, starts: Ints, ends: Ints) -> tuple[list[str], Ints]:
+    """The whitespace-delimited stretches of text made of touching tokens, in order, and
+    how many tokens each holds (each token belongs to exactly one)."""
+    if not len(starts):
+        return [], numpy.zeros(0, numpy.intp)
+    first = numpy.flatnonzero(starts[1:] != ends[:-1]) + 1
+    heads = numpy.concatenate(([0], first))
+    tails = numpy.concatenate((first, [len(starts)]))
+    firsts, lasts = starts[heads].tolist(), ends[tails - 1].tolist()
+    chunks = [text[a:b] for a, b in zip(firsts, lasts, strict=True)]
+    return chunks, tails - heads
+
+
+def _chunks(text: str, starts: Ints, ends: Ints) -> list[str]:
     """For each token, the whitespace-delimited stretch of text holding it."""
-    out: list[str] = [""] * len(tokens)
-    i = 0
-    while i < len(tokens):
-        j = i
-        while j + 1 < len(tokens) and tokens[j + 1].start == tokens[j].end:
-            j += 1
-        chunk = text[tokens[i].start : tokens[j].end]
-        for k in range(i, j + 1):
-            out[k] = chunk
-        i = j + 1
+    chunks, sizes = chunk_runs(text, starts, ends)
+    out: list[str] = []
+    for chunk, size in zip(chunks, sizes.tolist(), strict=True):
+        out += [chunk] * size
     return out
 
 
@@ -86,14 +115,22 @@ def _sentence_features(text: str, tokens: Sequence[Token]) -> list[Features]:
     return out
 
 
-def _layout_features(text: str, tokens: Sequence[Token]) -> list[Features]:
+def line_ends(text: str, starts: Ints, ends: Ints) -> tuple[Bools, Bools]:
+    """Whether each token is the first (a line break, or the start of the note, between it
+    and the token before) and the last of its line."""
+    breaks = numpy.fromiter(
+        (m.start() for m in _BREAK.finditer(text)), numpy.intp
+    )  # offsets of every CR and LF
+    gap = numpy.searchsorted(breaks, starts[1:]) > numpy.searchsorted(breaks, ends[:-1])
+    edge = numpy.ones(1, dtype=bool)
+    return numpy.concatenate((edge, gap)), numpy.concatenate((gap, edge))
+
+
+def _layout_features(text: str, starts: Ints, ends: Ints) -> list[Features]:
     out: list[Features] = []
-    for i, tok in enumerate(tokens):
+    bols, eols = line_ends(text, starts, ends)
+    for bol, eol in zip(bols.tolist(), eols.tolist(), strict=True):
         feats: Features = {}
-        before = text[tokens[i - 1].end : tok.start] if i else "\n"
-        after = text[tok.end : tokens[i + 1].start] if i + 1 < len(tokens) else "\n"
-        bol = "\n" in before or "\r" in before
-        eol = "\n" in after or "\r" in after
         if bol:
             feats["bol"] = 1.0
         if eol:
@@ -104,14 +141,23 @@ def _layout_features(text: str, tokens: Sequence[Token]) -> list[Features]:
     return out
 
 
-def _trigger_matches(lowers: Sequence[str]) -> list[tuple[int, int, str]]:
-    """Every (start, end, group) where a trigger phrase matches whole tokens."""
+@functools.cache
+def _triggers_by_first() -> dict[str, tuple[Trigger, ...]]:
     by_first: dict[str, list[Trigger]] = {}
     for trig in load_triggers():
         by_first.setdefault(trig.tokens[0], []).append(trig)
+    return {k: tuple(v) for k, v in by_first.items()}
+
+
+def trigger_matches(lowers: Sequence[str]) -> list[tuple[int, int, str]]:
+    """Every (start, end, group) where a trigger phrase matches whole tokens."""
+    by_first = _triggers_by_first()
     found: list[tuple[int, int, str]] = []
     for j, low in enumerate(lowers):
-        for trig in by_first.get(low, ()):
+        trigs = by_first.get(low)
+        if trigs is None:
+            continue
+        for trig in trigs:
             end = j + len(trig.tokens)
             if tuple(lowers[j:end]) == trig.tokens:
                 found.append((j, end, trig.group))
@@ -120,7 +166,7 @@ def _trigger_matches(lowers: Sequence[str]) -> list[tuple[int, int, str]]:
 
 def _trigger_features(lowers: Sequence[str], reach: int) -> list[Features]:
     out: list[Features] = [{} for _ in lowers]
-    for start, end, group in _trigger_matches(lowers):
+    for start, end, group in trigger_matches(lowers):
         for d in range(1, reach + 1):
             if end - 1 + d < len(out):  # the phrase ends d tokens before the target
                 out[end - 1 + d][f"trig-{d}:{group}"] = 1.0
@@ -129,26 +175,39 @@ def _trigger_features(lowers: Sequence[str], reach: int) -> list[Features]:
     return out
 
 
+def heading_places(text: str, starts: Ints) -> tuple[list[str], Ints, Bools]:
+    """The section names of the note (``names[0]`` is ``NONE``, before any heading), the
+    index in ``names`` of the section of each token, and whether the token lies in a
+    heading."""
+    headings = section_headings(text)
+    names = ["NONE"] + [h.name or "NONE" for h in headings]
+    if not headings:
+        return names, numpy.zeros(len(starts), numpy.intp), numpy.zeros(len(starts), bool)
+    heads = numpy.fromiter((h.start for h in headings), numpy.intp, len(headings))
+    tails = numpy.fromiter((h.end for h in headings), numpy.intp, len(headings))
+    section = numpy.searchsorted(heads, starts, side="right")  # last heading at or before
+    nxt = numpy.searchsorted(tails, starts, side="right")  # first heading ending after
+    inside = nxt < len(headings)
+    inside[inside] = heads[nxt[inside]] <= starts[inside]
+    return names, section, inside
+
+
 def _structure_features(
-    text: str, tokens: Sequence[Token], config: FeatureConfig
+    text: str, tokens: Sequence[Token], starts: Ints, config: FeatureConfig
 ) -> list[Features]:
-    headings = section_headings(text) if config.section else []
-    pairs = attribute_values(text) if config.attribute else []
-    out: list[Features] = []
-    h = 0
-    for tok in tokens:
-        feats: Features = {}
-        if config.section:
-            feats["section"] = section_at(headings, tok.start) or "NONE"
-            while h < len(headings) and headings[h].end <= tok.start:
-                h += 1
-            if h < len(headings) and headings[h].start <= tok.start:
+    out: list[Features] = [{} for _ in tokens]
+    if config.section:
+        names, section, inside = heading_places(text, starts)
+        for feats, k, head in zip(out, section.tolist(), inside.tolist(), strict=True):
+            feats["section"] = names[k]
+            if head:
                 feats["in_heading"] = 1.0
-        if config.attribute:
+    if config.attribute:
+        pairs = attribute_values(text)
+        for feats, tok in zip(out, tokens, strict=True):
             attr = attribute_at(pairs, tok.start)
             if attr is not None:
                 feats["attr"] = attr
-        out.append(feats)
     return out
 
 
@@ -159,17 +218,18 @@ def context_features(
     out: list[Features] = [{} for _ in tokens]
     if not tokens:
         return out
+    starts, ends = token_bounds(tokens)
     parts: list[list[Features]] = []
     if config.sentence:
         parts.append(_sentence_features(text, tokens))
     if config.layout:
-        parts.append(_layout_features(text, tokens))
+        parts.append(_layout_features(text, starts, ends))
     if config.triggers and config.trigger_offsets:
         parts.append(_trigger_features(lowers, config.trigger_offsets))
     if config.section or config.attribute:
-        parts.append(_structure_features(text, tokens, config))
+        parts.append(_structure_features(text, tokens, starts, config))
     if config.chunk_shapes:
-        parts.append([dict(chunk_features(c)) for c in _chunks(tokens, text)])
+        parts.append([dict(chunk_features(c)) for c in _chunks(text, starts, ends)])
     for part in parts:
         for feats, extra in zip(out, part, strict=True):
             feats.update(extra)

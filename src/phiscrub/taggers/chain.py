@@ -4,7 +4,9 @@ A step of either recursion is a small operation over all labels; done note by no
 per-call overhead dominates (a note of 500 tokens is 500 steps). Here the notes of a batch
 are padded to one length and every step handles all of them with one operation, so the
 overhead is paid once per batch. Padding never leaks into a note: a note's best path is
-read from the scores at its own last token, and its backward pass starts there.
+read from the scores at its own last token, and its backward pass starts there (the
+forward-backward pass goes further and computes, at each step, only the notes that reach
+it).
 
 The chain is crfsuite's first-order CRF: state scores plus transition scores, with no
 start or end weights.
@@ -70,31 +72,53 @@ def viterbi(emits: Sequence[Array], trans: Array) -> list[list[int]]:
 
 
 def forward_backward(emits: Sequence[Array], trans: Array) -> list[Array]:
-    """P(label) at each token of each note (scaled forward-backward)."""
+    """P(label) at each token of each note (scaled forward-backward).
+
+    The notes are taken longest first, so that the notes holding token ``t`` are the first
+    ``active[t]`` of the batch: each step computes those rows only (padding is never
+    touched), on arrays laid out step-major so that a step's rows are contiguous."""
     keep = [b for b, e in enumerate(emits) if len(e)]
-    out: list[Array] = [numpy.zeros((0, trans.shape[0])) for _ in emits]
+    labels = trans.shape[0]
+    out: list[Array] = [numpy.zeros((0, labels)) for _ in emits]
     if not keep:
         return out
-    emit, lengths = _pad([emits[b] for b in keep])
-    ends = lengths - 1
-    expe = numpy.exp(emit - emit.max(axis=2, keepdims=True))
+    keep.sort(key=lambda b: -len(emits[b]))
+    lengths = [len(emits[b]) for b in keep]
+    steps, batch = lengths[0], len(keep)
+    expe = numpy.zeros((steps, batch, labels))
+    for k, b in enumerate(keep):
+        e = emits[b]
+        expe[: len(e), k] = numpy.exp(e - e.max(axis=1, keepdims=True))
+    counts = numpy.searchsorted(-numpy.asarray(lengths), -numpy.arange(steps + 1), side="left")
+    active: list[int] = counts.tolist()
     expt = numpy.exp(trans)
-    alpha = numpy.empty_like(expe)
-    beta = numpy.empty_like(expe)
-    a = expe[:, 0]
-    alpha[:, 0] = a / a.sum(axis=1, keepdims=True)
-    for t in range(1, expe.shape[1]):
-        a = (alpha[:, t - 1] @ expt) * expe[:, t]
-        alpha[:, t] = a / a.sum(axis=1, keepdims=True)
-    b = numpy.ones_like(expe[:, 0])
-    for t in range(expe.shape[1] - 1, -1, -1):
-        if t < expe.shape[1] - 1:
-            b = (expe[:, t + 1] * beta[:, t + 1]) @ expt.T
-            b = b / b.sum(axis=1, keepdims=True)
-        b = numpy.where((ends <= t)[:, None], 1.0, b)
-        beta[:, t] = b
-    prob = alpha * beta
-    prob /= prob.sum(axis=2, keepdims=True)
-    for k, idx in enumerate(keep):
-        out[idx] = prob[k, : lengths[k]]
+    expt_t = numpy.ascontiguousarray(expt.T)
+    alpha = numpy.zeros_like(expe)
+    beta = numpy.zeros_like(expe)
+    total = numpy.empty((batch, 1))
+    alpha[0] = expe[0] / expe[0].sum(axis=1, keepdims=True)
+    for t in range(1, steps):
+        k = active[t]
+        cur = alpha[t, :k]
+        numpy.matmul(alpha[t - 1, :k], expt, out=cur)
+        cur *= expe[t, :k]
+        numpy.sum(cur, axis=1, keepdims=True, out=total[:k])
+        cur /= total[:k]
+    step = numpy.empty((batch, labels))
+    beta[steps - 1] = 1.0
+    for t in range(steps - 2, -1, -1):
+        k, j = active[t + 1], active[t]  # the notes with a token t + 1; those ending at t
+        if k:
+            numpy.multiply(expe[t + 1, :k], beta[t + 1, :k], out=step[:k])
+            cur = beta[t, :k]
+            numpy.matmul(step[:k], expt_t, out=cur)
+            numpy.sum(cur, axis=1, keepdims=True, out=total[:k])
+            cur /= total[:k]
+        if j > k:
+            beta[t, k:j] = 1.0
+    for k, b in enumerate(keep):
+        n = lengths[k]
+        prob = alpha[:n, k] * beta[:n, k]
+        prob /= prob.sum(axis=1, keepdims=True)
+        out[b] = prob
     return out

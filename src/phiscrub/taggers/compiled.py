@@ -4,7 +4,12 @@ python-crfsuite spends most of its tagging time turning ~80-200 feature strings 
 into attributes. A linear-chain CRF's emission score is a sum of weights, so the weights
 of every window feature of a word type at each offset are summed once and cached
 (clinical vocabulary is Zipfian): a token then costs ``2 * window + 1`` cached rows plus
-the weights of its few position features (context, n-grams, BOS/EOS). Viterbi and the
+the weights of its few position features (context, n-grams, BOS/EOS). The cached rows sit
+in one matrix, so a note's are a gather by word id; so do the summed rows of the position
+families that give a token one combination (its line position, section, whitespace chunk),
+computed for the whole note at once from the same definitions as ``context_features``
+(a test checks that the scores are the summed weights of the extractor's attributes,
+whatever the families). Viterbi and the
 marginals run over the same weights for a batch of notes at once (``chain.py``); the
 weights are read from the crfsuite model dump, so the tags equal python-crfsuite's up to
 the dump's six decimals (a test checks it).
@@ -17,15 +22,23 @@ EasyAdapt models are folded (a new note is a target note: general + target weigh
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Hashable, Sequence
+from dataclasses import dataclass, replace
 from typing import Any
 
 import numpy
 import numpy.typing as npt
 
 from phiscrub.features import FeatureConfig, FeatureExtractor
-from phiscrub.features.context import context_features
+from phiscrub.features.context import (
+    chunk_features,
+    chunk_runs,
+    context_features,
+    heading_places,
+    line_ends,
+    token_bounds,
+    trigger_matches,
+)
 from phiscrub.features.token import short_shape
 from phiscrub.taggers.chain import forward_backward, viterbi
 from phiscrub.text import Token
@@ -33,6 +46,7 @@ from phiscrub.text import Token
 __all__ = ["Chain", "CompiledCRF", "ModelWeights", "attribute_strings"]
 
 Array = npt.NDArray[numpy.float64]
+Ints = npt.NDArray[numpy.intp]
 _NGRAM_SPANS = ((-2, -1), (-1, 0), (0, 1), (1, 2), (-2, -1, 0), (-1, 0, 1), (0, 1, 2))
 #: word types cached before the cache is emptied (bounds memory)
 CACHE_LIMIT = 100_000
@@ -105,6 +119,42 @@ def ngram_items(words: Sequence[str], window: int) -> list[list[str]]:
     return out
 
 
+class _Table:
+    """Summed weight rows (``shape``) of keys (word types, chunks, sections), stacked in
+    one growing matrix so that a note's rows are one gather. Emptied between notes once it
+    holds ``CACHE_LIMIT`` keys (bounds memory; ids stay valid within a note)."""
+
+    def __init__(self, shape: tuple[int, ...], make: Callable[[Any], Array]) -> None:
+        self.make = make
+        self.index: dict[Hashable, int] = {}
+        self.matrix = numpy.zeros((64, *shape))
+
+    def trim(self) -> None:
+        if len(self.index) >= CACHE_LIMIT:
+            self.index.clear()
+
+    def ids(self, keys: Sequence[Hashable]) -> Ints:
+        get = self.index.get
+        out = [get(k, -1) for k in keys]
+        if -1 in out:
+            out = [k if k >= 0 else self._add(key) for k, key in zip(out, keys, strict=True)]
+        return numpy.array(out, dtype=numpy.intp)
+
+    def _add(self, key: Hashable) -> int:
+        k = self.index.get(key)
+        if k is not None:
+            return k
+        k = len(self.index)
+        if k == len(self.matrix):
+            size = max(min(2 * k, CACHE_LIMIT), k + 1024)
+            grown = numpy.zeros((size, *self.matrix.shape[1:]))
+            grown[:k] = self.matrix[:k]
+            self.matrix = grown
+        self.matrix[k] = self.make(key)
+        self.index[key] = k
+        return k
+
+
 class CompiledCRF:
     """One or more CRFs over one feature extractor (see the module docstring)."""
 
@@ -125,7 +175,21 @@ class CompiledCRF:
             col = {lab: chain.columns.start + k for k, lab in enumerate(chain.labels)}
             for (attr, lab), w in m.state.items():
                 self.weights[self._row[attr], col[lab]] = w
-        self._types: dict[str, Array] = {}
+        w, width = self.config.window, self.weights.shape[1]
+        self._types = _Table((2 * w + 1, width), self._type_rows)
+        self._chunks = _Table((width,), self._chunk_row)
+        self._sections = _Table((width,), lambda name: self._sum([f"0:section:{name}"]))
+        self._layout = numpy.stack(
+            [self._sum(a) for a in ([], ["0:bol"], ["0:eol"], ["0:bol", "0:eol", "0:alone"])]
+        )  # by line position: 1 first of its line, 2 last, 3 alone
+        self._in_heading = self._sum(["0:in_heading"])
+        self._edges = [
+            (d, self._sum([f"-{d}:BOS"]), self._sum([f"{d}:EOS"])) for d in range(1, w + 1)
+        ]
+        # families computed token by token (their rows are summed with ``reduceat``)
+        self._rest = replace(
+            self.config, layout=False, triggers=False, section=False, chunk_shapes=False
+        )
         self._contexts: dict[tuple[tuple[str, Any], ...], list[int]] = {}
 
     @staticmethod
@@ -142,13 +206,14 @@ class CompiledCRF:
         return cls(extractor, models)
 
     # -- emissions ------------------------------------------------------------------
+    def _sum(self, attrs: Sequence[str]) -> Array:
+        """The summed weights of attributes (those the model never saw weigh nothing)."""
+        rows = [r for a in attrs if (r := self._row.get(a)) is not None]
+        total: Array = self.weights[rows].sum(axis=0)
+        return total
+
     def _type_rows(self, word: str) -> Array:
         """Summed weights of the word's features at every window offset (-w..w)."""
-        rows = self._types.get(word)
-        if rows is not None:
-            return rows
-        if len(self._types) >= CACHE_LIMIT:
-            self._types.clear()
         w = self.config.window
         items = [_attr(k, v) for k, v in self.extractor.word_features(word).items()]
         rows = numpy.zeros((2 * w + 1, self.weights.shape[1]))
@@ -161,8 +226,10 @@ class CompiledCRF:
             if found:
                 index, values = zip(*found, strict=True)
                 rows[d + w] = numpy.asarray(values) @ self.weights[list(index)]
-        self._types[word] = rows
         return rows
+
+    def _chunk_row(self, chunk: str) -> Array:
+        return self._sum([f"0:{k}:{v}" for k, v in chunk_features(chunk)])
 
     def position_items(self, text: str, tokens: Sequence[Token]) -> list[list[str]]:
         """The attributes of each token that depend on its place, not its word type."""
@@ -189,14 +256,59 @@ class CompiledCRF:
         emit = numpy.zeros((n, self.weights.shape[1]))
         if not n:
             return emit
-        stacked = numpy.stack([self._type_rows(t.text) for t in tokens])
+        for table in (self._types, self._chunks, self._sections):
+            table.trim()
+        words = [t.text for t in tokens]
+        ids, types = self._types.ids(words), self._types.matrix
         for d in range(-w, w + 1):  # token i sees word i + d at offset d
             lo, hi = max(0, -d), min(n, n - d)
             if lo < hi:
-                emit[lo:hi] += stacked[lo + d : hi + d, d + w]
-        rows, starts = self._position_rows(text, tokens)
-        emit += numpy.add.reduceat(self.weights[rows], starts, axis=0)
+                emit[lo:hi] += types[ids[lo + d : hi + d], d + w]
+        self._add_position_scores(emit, text, tokens, words)
         return emit
+
+    def _add_position_scores(
+        self, emit: Array, text: str, tokens: Sequence[Token], words: list[str]
+    ) -> None:
+        """Add the summed weights of the features of each token's place
+        (``context_features``, BOS/EOS and n-grams), family by family: most are one row
+        per token, gathered from per-note or cached tables."""
+        cfg, n = self.config, len(tokens)
+        starts, ends = token_bounds(tokens)
+        if cfg.layout:
+            bol, eol = line_ends(text, starts, ends)
+            emit += self._layout[bol + 2 * eol]
+        if cfg.section:
+            names, section, inside = heading_places(text, starts)
+            ids = self._sections.ids(names)  # first: it may grow the matrix
+            emit += self._sections.matrix[ids[section]]
+            emit[inside] += self._in_heading
+        if cfg.chunk_shapes:
+            chunks, sizes = chunk_runs(text, starts, ends)
+            ids = self._chunks.ids(chunks)
+            emit += self._chunks.matrix[numpy.repeat(ids, sizes)]
+        if cfg.triggers and cfg.trigger_offsets:
+            for i, attr in self._trigger_attrs(list(map(str.lower, words))):
+                if (r := self._row.get(attr)) is not None:
+                    emit[i] += self.weights[r]
+        for d, bos, eos in self._edges:
+            emit[: min(d, n)] += bos
+            emit[max(n - d, 0) :] += eos
+        if cfg.sentence or cfg.attribute or cfg.ngrams:
+            rows, firsts = self._rest_rows(text, tokens, words)
+            emit += numpy.add.reduceat(self.weights[rows], firsts, axis=0)
+
+    def _trigger_attrs(self, lowers: list[str]) -> list[tuple[int, str]]:
+        """(token, attribute) of the trigger features, each once, in a fixed order."""
+        reach, n = self.config.trigger_offsets, len(lowers)
+        found: dict[tuple[int, str], None] = {}
+        for start, end, group in trigger_matches(lowers):
+            for d in range(1, reach + 1):
+                if end - 1 + d < n:
+                    found[(end - 1 + d, f"0:trig-{d}:{group}")] = None
+                if start - d >= 0:
+                    found[(start - d, f"0:trig+{d}:{group}")] = None
+        return list(found)
 
     def _context_rows(self, feats: dict[str, Any]) -> list[int]:
         """Weight rows of one token's context features (cached: few distinct dicts)."""
@@ -210,23 +322,23 @@ class CompiledCRF:
             self._contexts[key] = rows
         return rows
 
-    def _position_rows(self, text: str, tokens: Sequence[Token]) -> tuple[list[int], list[int]]:
-        """Weight rows of the position features of every token, and where each token's
-        rows start (every token gets the zero row first, so that none is empty)."""
-        zero, n, w = len(self.weights) - 1, len(tokens), self.config.window
-        lowers = [t.text.lower() for t in tokens]
-        grams = ngram_items([t.text for t in tokens], w) if self.config.ngrams else None
+    def _rest_rows(
+        self, text: str, tokens: Sequence[Token], words: list[str]
+    ) -> tuple[list[int], list[int]]:
+        """Weight rows of the sentence, attribute and n-gram features of every token, and
+        where each token's rows start (every token gets the zero row first, so that none
+        is empty)."""
+        zero, w = len(self.weights) - 1, self.config.window
+        lowers = [x.lower() for x in words]
+        grams = ngram_items(words, w) if self.config.ngrams else None
         rows: list[int] = []
         starts: list[int] = []
-        for i, feats in enumerate(context_features(text, tokens, lowers, self.config)):
+        for i, feats in enumerate(context_features(text, tokens, lowers, self._rest)):
             starts.append(len(rows))
             rows.append(zero)
             rows += self._context_rows(feats)
-            extra = [f"-{d}:BOS" for d in range(i + 1, w + 1)]
-            extra += [f"{d}:EOS" for d in range(n - i, w + 1)]
             if grams is not None:
-                extra += grams[i]
-            rows += [r for a in extra if (r := self._row.get(a)) is not None]
+                rows += [r for a in grams[i] if (r := self._row.get(a)) is not None]
         return rows, starts
 
     # -- decoding (a batch of notes at once: see chain.py) ---------------------------

@@ -124,29 +124,25 @@ class ArrayDecoder:
         # note's output never depends on its batch (local, --jobs, Spark, resumed runs).
         probs = numpy.round(probs, 9)
         p_out = probs[:, self.outside] if self.outside >= 0 else numpy.zeros(n)
-        on = p_out < threshold
-        if not on.any():
+        on = numpy.flatnonzero(p_out < threshold)
+        if not len(on):
             return []
         tag_probs = probs[:, self.columns]
         begins = self.begins[tag_probs.argmax(axis=1)]
+        # a run of PHI tokens ends before a gap or before a token whose best tag is a B- tag
+        cut = numpy.ones(len(on), dtype=bool)
+        cut[1:] = (on[1:] != on[:-1] + 1) | begins[on[1:]]
+        firsts = on[cut]
+        lasts = numpy.append(on[numpy.flatnonzero(cut)[1:] - 1], on[-1]) + 1
+        # each run summed by its own numpy reduction (a cumulative sum or ``reduceat``
+        # adds in another order and moves scores in the last bit); labels in one product
+        inside = 1.0 - p_out
+        bounds = list(zip(firsts.tolist(), lasts.tolist(), strict=True))
+        totals = numpy.stack([tag_probs[a:b].sum(axis=0) for a, b in bounds]) @ self.member
+        labels = totals.argmax(axis=1).tolist()
         spans: list[Span] = []
-        start = prev = -2
-        for i in numpy.flatnonzero(on).tolist():
-            if start < 0:
-                start = i
-            elif i != prev + 1 or begins[i]:
-                spans.append(self._span(text, tokens, tag_probs, p_out, start, prev + 1, source))
-                start = i
-            prev = i
-        spans.append(self._span(text, tokens, tag_probs, p_out, start, prev + 1, source))
+        for (a, b), k in zip(bounds, labels, strict=True):
+            score = min(max(float(numpy.add.reduce(inside[a:b])) / (b - a), 0.0), 1.0)
+            start, end = tokens[a].start, tokens[b - 1].end
+            spans.append(Span.of(text, start, end, self.names[k], source, score))
         return spans
-
-    def _span(
-        self, text: str, tokens: Sequence[Token], tag_probs: Any, p_out: Any,
-        a: int, b: int, source: str,
-    ) -> Span:  # fmt: skip
-        totals = tag_probs[a:b].sum(axis=0) @ self.member
-        label = self.names[int(totals.argmax())]
-        score = float((1.0 - p_out[a:b]).mean())
-        score = min(max(score, 0.0), 1.0)
-        return Span.of(text, tokens[a].start, tokens[b - 1].end, label, source, score)
