@@ -56,7 +56,7 @@ from phiscrub.detect.scan import (
     searchers,
     split_top,
 )
-from phiscrub.detect.tails import TailSearch
+from phiscrub.detect.tails import TailSearch, TextTail
 from phiscrub.detect.tries import optimize_def
 from phiscrub.errors import UsageError
 from phiscrub.span import Document, Span
@@ -293,8 +293,8 @@ class PatternDetector:
     _lanes: tuple[DigitLane, ...] = field(init=False, repr=False)
     _lane_slots: frozenset[int] = field(init=False, repr=False)
     _owner: int = field(init=False, repr=False)
-    _rest: list[tuple[int, Searcher]] = field(init=False, repr=False)
-    _rest_unaligned: list[tuple[int, Searcher]] = field(init=False, repr=False)
+    _rest: list[tuple[int, Searcher | TextTail]] = field(init=False, repr=False)
+    _rest_unaligned: list[tuple[int, Searcher | TextTail]] = field(init=False, repr=False)
     _anchored: list[tuple[int, re.Pattern[str], int, tuple[tuple[int, Searcher], ...]]] = field(
         init=False, repr=False
     )
@@ -406,9 +406,11 @@ class PatternDetector:
             if self._order[k].anchor is not None:
                 by_pattern.setdefault(k, []).append((i, s))
                 continue
-            self._rest_unaligned.append((i, s))
+            alt, flags = self._alts[i]
+            found: Searcher | TextTail = TextTail.of(alt, flags, s.kind) or s
+            self._rest_unaligned.append((i, found))
             if i not in self._word_full:
-                self._rest.append((i, s))
+                self._rest.append((i, found))
         # an alternative split between the word lane and the digit lanes: its letter starts
         # by a regex where the word lane cannot be used
         self._rest_unaligned.extend(self._mixed.items())
