@@ -346,26 +346,26 @@ class PatternDetector:
                 self._alts.append((alt, pat.flags))
                 if comp.anchor is not None and (tail := TailSearch.of(alt, pat.flags)):
                     self._tails[i] = tail  # tried only ahead of its tail (in its windows)
-                    if tail.word_tail and (found := word_starts(tail.word_tail, bits)):
+                    if tail.word_tail and (found := word_starts(tail.word_tail, bits, False, True)):
                         words.append((TAIL_SLOT + i, *found))  # the tail from the index
                         self._tail_words.add(i)
                 elif (
                     comp.anchor is not None
                     and "x" not in pat.flags
-                    and (found := word_starts(alt, bits)) is not None
+                    and (found := word_starts(alt, bits, checked=True)) is not None
                 ):  # word-led, searched in windows: at its words there only
                     words.append((WINDOW_SLOT + i, *found))
                     self._window_words[i] = re.compile(_scope(alt, pat.flags))
                 if comp.anchor is None and "x" not in pat.flags:
-                    found = word_starts(alt, bits)
+                    found = word_starts(alt, bits, checked=True)
                     if found is None and (first_set(alt, bits) or {"0"}) <= _LETTERS:
-                        found = word_starts(alt, bits, True)  # single letters: [A-TV-Z]\d
+                        found = word_starts(alt, bits, True, True)  # single letters: [A-TV-Z]\d
                     if found is not None:
                         words.append((i, *found))
                         self._word_full[i] = re.compile(_scope(alt, pat.flags))
                     elif digit_led(alt, bits):
                         digits.append((i, alt, pat.flags))
-                    elif _mixed(alt, bits) and (found := word_starts(alt, bits, True)):
+                    elif _mixed(alt, bits) and (found := word_starts(alt, bits, True, True)):
                         # starts with a letter: the word lane; else: the digit lanes
                         words.append((i, *found))
                         self._word_full[i] = re.compile(_scope(alt, pat.flags))
