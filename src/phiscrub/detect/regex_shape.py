@@ -436,7 +436,9 @@ def _whole_words(
     while k < len(items):
         op, av = items[k]
         if cut and acc != {""} and "" not in acc and op is not C.SUBPATTERN:
-            ahead, empty = _first_seq(items[k:], flags)
+            ahead, empty = _first_item(op, av, flags)  # the next item alone, mostly
+            if empty:
+                ahead, empty = _first_seq(items[k:], flags)
             if not empty and not any(c.isascii() and c.isalpha() for c in ahead):
                 return acc  # the strings' letter runs end here
         if op is C.SUBPATTERN:  # inline a group (case folding is already in ``flags``)

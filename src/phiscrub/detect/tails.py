@@ -48,7 +48,6 @@ from phiscrub.detect.gates import (
 )
 from phiscrub.detect.regex_shape import (
     FLAG_BITS,
-    MAX_STARTS,
     _group_end,
     char_class,
     first_set,
@@ -133,9 +132,8 @@ class Tail:
 
 def _word_led(item: str, flags: int) -> bool:
     """Does every match of the item start with one of a few ASCII words of two letters or
-    more? (Selective when the word index finds them: ``MD``, ``RN``, ``Hospital``; as many
-    as the word lane takes: ``hospital_suffix``'s kinds of facility are 2,682 strings.)"""
-    words = start_strings(item, flags, min_len=2, most=MAX_STARTS)
+    more? (Selective when the word index finds them: ``MD``, ``RN``, ``Hospital``.)"""
+    words = start_strings(item, flags, min_len=2)
     return words is not None and all(w[:1].isascii() and w[:1].isalpha() for w in words)
 
 
