@@ -178,11 +178,12 @@ def _plan(anchor: re.Pattern[str]) -> _Plan:
             tests = None
         guard = after_non_digit(anchor.pattern, bits)
         core = f"(?P<{WHOLE}>{anchor.pattern})"
-        if not bits and not lead and (lit := _literal_after_class(anchor.pattern)):
-            # a class then a literal ([A-Z]#, [a-z][ ]\d{1,2}): the engine skips to the
-            # literal, rarer than the class, and tries the anchor one character before
-            width = len(lit) + 1
-            core = f"{re.escape(lit)}(?<=(?=(?P<{WHOLE}>{anchor.pattern}))(?s:.){{{width}}})"
+        if not bits and not lead and (after := _after_class(anchor.pattern)) is not None:
+            # a class (n times) then a literal or another class ([A-Z]#, [a-z][ ]\d{1,2},
+            # [A-Z]{2}[/:], [ ]\d[A-Z]{2}): the engine skips to what follows the class,
+            # rarer than it, and tries the anchor that many characters before
+            lit, width = after
+            core = f"{lit}(?<=(?=(?P<{WHOLE}>{anchor.pattern}))(?s:.){{{width}}})"
         elif (
             first is not None
             and not bits
@@ -219,18 +220,43 @@ def _plan(anchor: re.Pattern[str]) -> _Plan:
 
 
 _CLASS_LEAD = re.compile(r"\[\^?\]?(?:\\.|[^\]\\])*\]")
+#: one character class after the leading one (``\d``, a category, is tested slowly)
+_ONE_CLASS = re.compile(r"\[\^?\]?(?:\\.|[^\]\\])*\]")
+#: an exact count after the leading class
+_EXACT = re.compile(r"\{(\d+)\}")
 
 
-def _literal_after_class(pattern: str) -> str:
-    """The literal prefix of what follows a leading one-character class ("" if none)."""
+def _after_class(pattern: str) -> tuple[str, int] | None:
+    """What follows a leading one-character class taken ``n`` times (``[A-Z]``, ``[A-Z]{2}``;
+    a class that never takes a line break), as a regex to skip to, and the width from the
+    anchor's start to the end of it: its literal prefix, else one bracket class (``[/:]``)
+    not repeated, after a class of several characters. None when the pattern has a
+    top-level ``|`` or another shape. Every match then has that many characters before
+    the part skipped to: the anchor's matches start that far before its places, in the
+    same order (finditer's, or the first of each line)."""
     m = _CLASS_LEAD.match(pattern)
-    if m is None or pattern[m.end() : m.end() + 1] in ("*", "+", "?", "{"):
-        return ""
+    if m is None or len(split_top(pattern)) != 1 or re.match(m.group(), "\n") is not None:
+        return None
+    n, end = 1, m.end()
+    if (q := _EXACT.match(pattern, end)) is not None:
+        n, end = int(q.group(1)), q.end()
+    if pattern[end : end + 1] in ("*", "+", "?", "{"):
+        return None
+    rest = pattern[end:]
     try:
-        lit = literal_prefix(pattern[m.end() :], 0)
+        lit = literal_prefix(rest, 0)
     except re.error:
-        return ""
-    return "" if "\n" in lit else lit
+        return None
+    if lit and "\n" not in lit:
+        return re.escape(lit), n + len(lit)
+    one = _ONE_CLASS.match(rest)
+    if (
+        one is None
+        or rest[one.end() : one.end() + 1] in ("*", "+", "?", "{")
+        or len(first_set(m.group(), 0) or ()) < 2  # [ ]: a literal, which the engine skips to
+    ):
+        return None
+    return one.group(), n + 1
 
 
 def _starts(plan: _Plan, text: str) -> list[int]:

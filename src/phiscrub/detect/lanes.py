@@ -260,7 +260,7 @@ WORDS = _WordDispatch()
 
 
 def word_starts(
-    alt: str, bits: int, letters: bool = False
+    alt: str, bits: int, letters: bool = False, checked: bool = False
 ) -> tuple[frozenset[str], bool, bool] | None:
     """(start strings, folded, whole) when the word lane can find the alternative's
     candidates: every match starts at a word start with one of at most ``_MAX_STARTS``
@@ -268,10 +268,16 @@ def word_starts(
     lower case; whole: no ASCII letter follows a start string (``\\b(?:T|HR)\\b``), so a
     note word must equal its letters rather than begin with them (``T`` is not ``Today``).
     ``letters``: only the matches that start with a letter (the others are found by the
-    digit lanes: ``[NSEW]?\\d{1,6}...``, ``\\b(?:at|@)...``)."""
+    digit lanes: ``[NSEW]?\\d{1,6}...``, ``\\b(?:at|@)...``). ``checked``: the caller
+    matches the alternative at each place (a superset of its matches' starts will do), so
+    the whole words may be cut where the letter runs end (:func:`regex_shape.whole_words`,
+    ``cut``) when the strings in full are too many: ``M/T/W`` is then tried at the words
+    ``M``, ``T``, ``W``, not at every word that starts with one of those letters."""
     if not at_word(alt, bits):
         return None
     whole = whole_words(alt, bits, letters=letters)
+    if checked and (whole is None or not whole or len(whole) > MAX_STARTS or not _lead_ok(whole)):
+        whole = whole_words(alt, bits, letters=letters, cut=True)
     if whole is not None and whole and len(whole) <= MAX_STARTS and _lead_ok(whole):
         return whole, folds_case(alt, bits), True
     starts = start_strings(alt, bits, min_len=1, most=MAX_STARTS)

@@ -56,7 +56,7 @@ from phiscrub.detect.scan import (
     searchers,
     split_top,
 )
-from phiscrub.detect.tails import TailSearch
+from phiscrub.detect.tails import TailSearch, TextTail
 from phiscrub.detect.tries import optimize_def
 from phiscrub.errors import UsageError
 from phiscrub.span import Document, Span
@@ -293,8 +293,8 @@ class PatternDetector:
     _lanes: tuple[DigitLane, ...] = field(init=False, repr=False)
     _lane_slots: frozenset[int] = field(init=False, repr=False)
     _owner: int = field(init=False, repr=False)
-    _rest: list[tuple[int, Searcher]] = field(init=False, repr=False)
-    _rest_unaligned: list[tuple[int, Searcher]] = field(init=False, repr=False)
+    _rest: list[tuple[int, Searcher | TextTail]] = field(init=False, repr=False)
+    _rest_unaligned: list[tuple[int, Searcher | TextTail]] = field(init=False, repr=False)
     _anchored: list[tuple[int, re.Pattern[str], int, tuple[tuple[int, Searcher], ...]]] = field(
         init=False, repr=False
     )
@@ -346,26 +346,26 @@ class PatternDetector:
                 self._alts.append((alt, pat.flags))
                 if comp.anchor is not None and (tail := TailSearch.of(alt, pat.flags)):
                     self._tails[i] = tail  # tried only ahead of its tail (in its windows)
-                    if tail.word_tail and (found := word_starts(tail.word_tail, bits)):
+                    if tail.word_tail and (found := word_starts(tail.word_tail, bits, False, True)):
                         words.append((TAIL_SLOT + i, *found))  # the tail from the index
                         self._tail_words.add(i)
                 elif (
                     comp.anchor is not None
                     and "x" not in pat.flags
-                    and (found := word_starts(alt, bits)) is not None
+                    and (found := word_starts(alt, bits, checked=True)) is not None
                 ):  # word-led, searched in windows: at its words there only
                     words.append((WINDOW_SLOT + i, *found))
                     self._window_words[i] = re.compile(_scope(alt, pat.flags))
                 if comp.anchor is None and "x" not in pat.flags:
-                    found = word_starts(alt, bits)
+                    found = word_starts(alt, bits, checked=True)
                     if found is None and (first_set(alt, bits) or {"0"}) <= _LETTERS:
-                        found = word_starts(alt, bits, True)  # single letters: [A-TV-Z]\d
+                        found = word_starts(alt, bits, True, True)  # single letters: [A-TV-Z]\d
                     if found is not None:
                         words.append((i, *found))
                         self._word_full[i] = re.compile(_scope(alt, pat.flags))
                     elif digit_led(alt, bits):
                         digits.append((i, alt, pat.flags))
-                    elif _mixed(alt, bits) and (found := word_starts(alt, bits, True)):
+                    elif _mixed(alt, bits) and (found := word_starts(alt, bits, True, True)):
                         # starts with a letter: the word lane; else: the digit lanes
                         words.append((i, *found))
                         self._word_full[i] = re.compile(_scope(alt, pat.flags))
@@ -406,9 +406,11 @@ class PatternDetector:
             if self._order[k].anchor is not None:
                 by_pattern.setdefault(k, []).append((i, s))
                 continue
-            self._rest_unaligned.append((i, s))
+            alt, flags = self._alts[i]
+            found: Searcher | TextTail = TextTail.of(alt, flags, s.kind) or s
+            self._rest_unaligned.append((i, found))
             if i not in self._word_full:
-                self._rest.append((i, s))
+                self._rest.append((i, found))
         # an alternative split between the word lane and the digit lanes: its letter starts
         # by a regex where the word lane cannot be used
         self._rest_unaligned.extend(self._mixed.items())

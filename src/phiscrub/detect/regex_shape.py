@@ -399,17 +399,22 @@ def _run_ended(s: str) -> bool:
     return 0 < n < len(s)
 
 
-def whole_words(regex: str, flags: int = 0, letters: bool = False) -> frozenset[str] | None:
+def whole_words(
+    regex: str, flags: int = 0, letters: bool = False, cut: bool = False
+) -> frozenset[str] | None:
     """Strings one of which every match starts with, each followed by no ASCII letter: a
     match starts with a whole letter run (``\\b(?:T|Temp)\\b``, ``Dr\\.?\\s``); None when a
     letter may follow (or cannot tell). Lower case when any part of the regex ignores case.
     ``letters``: only for the matches that start with an ASCII letter (a class of up to 26
-    of them may start: the strings are whole letter runs)."""
+    of them may start: the strings are whole letter runs). ``cut``: stop at the first place
+    where no letter may follow (``%WD1%/%WD1%/...`` gives ``M``, ``Tu``..., where the
+    strings up to the end would be thousands): what a match starts with, but not all of
+    it that is literal."""
     try:
         parsed = parse(regex, flags)
         folded = _any_icase(parsed.data, parsed.state.flags)
         bits = parsed.state.flags | (re.I if folded else 0)
-        found = _whole_words(list(parsed.data), bits, letters=letters)
+        found = _whole_words(list(parsed.data), bits, letters=letters, cut=cut)
     except (_Unknown, re.error):
         return None
     return None if found is None or len(found) > MAX_STARTS else found
@@ -424,11 +429,18 @@ def _whole_words(
     flags: int,
     acc: frozenset[str] = frozenset({""}),
     letters: bool = False,
+    cut: bool = False,
 ) -> frozenset[str] | None:
     """The strings ``acc`` continued by ``items`` up to where no letter can follow."""
     k = 0
     while k < len(items):
         op, av = items[k]
+        if cut and acc != {""} and "" not in acc and op is not C.SUBPATTERN:
+            ahead, empty = _first_item(op, av, flags)  # the next item alone, mostly
+            if empty:
+                ahead, empty = _first_seq(items[k:], flags)
+            if not empty and not any(c.isascii() and c.isalpha() for c in ahead):
+                return acc  # the strings' letter runs end here
         if op is C.SUBPATTERN:  # inline a group (case folding is already in ``flags``)
             items = [*av[3].data, *items[k + 1 :]]
             k = 0
@@ -449,8 +461,8 @@ def _whole_words(
             continue
         if op in (C.MAX_REPEAT, C.MIN_REPEAT) and av[0] == 0 and av[1] == 1:
             rest = list(items[k + 1 :])  # X? REST: the words of X REST and those of REST
-            with_x = _whole_words([*av[2].data, *rest], flags, acc, letters)
-            without = _whole_words(rest, flags, acc, letters)
+            with_x = _whole_words([*av[2].data, *rest], flags, acc, letters, cut)
+            without = _whole_words(rest, flags, acc, letters, cut)
             return None if with_x is None or without is None else with_x | without
         if letters and acc == {""} and op not in (C.BRANCH, C.LITERAL, C.IN, C.AT):
             lead_first, _ = _first_seq(items[k:], flags)
@@ -479,7 +491,7 @@ def _whole_words(
                 rest = list(items[k + 1 :])
                 out: set[str] = set()
                 for alt in av[1]:
-                    got = _whole_words([*alt.data, *rest], flags, acc, letters)
+                    got = _whole_words([*alt.data, *rest], flags, acc, letters, cut)
                     if got is None:
                         return None
                     out |= got

@@ -336,3 +336,39 @@ class TailSearch:
                         out.append((p, m.end(), m))
                 j += 1
         return out
+
+
+#: a searcher tried at this many characters or more (its FIRST set) is searched from its
+#: tail instead, when the tail is led by punctuation (see :meth:`TextTail.of`)
+_BROAD = 10
+
+
+class TextTail:
+    """A pattern alternative searched in the whole text from its tail (``find_all`` as a
+    :class:`scan.Searcher`'s): for a ``first`` searcher tried at many characters (every
+    capital) whose tail starts with punctuation, ``\\b[A-Z]{2,}\\d/\\d\\b`` from its ``/``:
+    the engine skips to the rare character, and the head is tried only on the segment
+    before it (:class:`TailSearch`: exact, windows of one whole text)."""
+
+    __slots__ = ("search",)
+
+    def __init__(self, search: TailSearch) -> None:
+        self.search = search
+
+    @classmethod
+    def of(cls, alt: str, flags: str, kind: str) -> TextTail | None:
+        """The tail search of a searcher of ``kind`` for ``alt``, when it is worth it."""
+        bits = sum(FLAG_BITS[f] for f in flags)
+        first = first_set(alt, bits)
+        if kind != "first" or first is None or len(first) < _BROAD:
+            return None
+        search = TailSearch.of(alt, flags)
+        if search is None:
+            return None
+        lead = first_set(search.tail_alone.pattern, 0)
+        if lead is None or any(c.isalnum() or c in _COMMON for c in lead):
+            return None
+        return cls(search)
+
+    def find_all(self, text: str, low: str, windows: Sequence[tuple[int, int]] = ()) -> list[Found]:
+        return self.search.find_all(text, low, list(windows) or [(0, len(text))])
