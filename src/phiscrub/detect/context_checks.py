@@ -1,0 +1,38 @@
+"""Context hooks of rules round 6 (``validate = ["..."]`` in pattern files).
+
+Kept apart from ``validators.py`` (check digits, calendar and name hooks), which is at its
+size limit; ``registry.VALIDATORS`` merges both tables.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from types import MappingProxyType
+
+from phiscrub.detect.validators import Validator
+
+#: the word before a bare extension (``lcsw  x5532``, ``or x5532``), at most 3 blanks away
+_WORD_BEFORE = re.compile(r"\b([A-Za-z]{2,})[,.]?[ \t]{1,3}$")
+#: words after which ``x1234`` is a count or a factor, not an extension
+_UNIT_WORDS = frozenset(
+    {
+        "mg", "mcg", "ml", "g", "kg", "l", "cc", "units", "unit", "u", "iu", "tab", "tabs",
+        "tablet", "tablets", "cap", "caps", "capsule", "capsules", "puffs", "drops", "times",
+        "mm", "cm", "dose", "doses", "vials", "repeat", "repeated", "magnification", "mag",
+        "objective", "power", "zoom",
+    }
+)  # fmt: skip
+
+
+def after_word(text: str, start: int, end: int) -> bool:
+    """The span (an extension's digits after ``x``) follows a word that is no unit or count
+    word, on the same line (``m. quill, lcsw  x5532``; not ``0.5 mg x3400``)."""
+    x = start - 1
+    if x < 0 or text[x] not in "xX":
+        return False
+    m = _WORD_BEFORE.search(text, max(0, x - 40), x)
+    return m is not None and m.group(1).lower() not in _UNIT_WORDS
+
+
+CONTEXT_CHECKS: Mapping[str, Validator] = MappingProxyType({"after_word": after_word})
