@@ -35,4 +35,13 @@ def after_word(text: str, start: int, end: int) -> bool:
     return m is not None and m.group(1).lower() not in _UNIT_WORDS
 
 
-CONTEXT_CHECKS: Mapping[str, Validator] = MappingProxyType({"after_word": after_word})
+def lot_code(text: str, start: int, end: int) -> bool:
+    """A lot code: at least one letter and four digits (MR4471B, X55102, 7TD3301), so that
+    a product name (PCV13, PPSV23) or a short count is not taken."""
+    code = text[start:end]
+    return sum(c.isdigit() for c in code) >= 4 and any(c.isalpha() for c in code)
+
+
+CONTEXT_CHECKS: Mapping[str, Validator] = MappingProxyType(
+    {"after_word": after_word, "lot_code": lot_code}
+)
