@@ -35,6 +35,41 @@ def after_word(text: str, start: int, end: int) -> bool:
     return m is not None and m.group(1).lower() not in _UNIT_WORDS
 
 
+#: a capitalised word right after a month name, on the same line (April Lindgren, June Halvorsen)
+_NEXT_WORD = re.compile(r"[ ]([A-Z][a-z]{2,})\b(?![.])")
+#: what stands before a month used as a first name: a relative or a role label, or a
+#: surname and a comma (niece June, RN: June, Moreau, April)
+_NAME_BEFORE = re.compile(
+    r"(?:\b(?:in-law|wife|husband|daughter|son|sister|brother|mother|father|aunt|niece|"
+    r"friend|partner|neighbou?r|caregiver|Mrs?\.?|Ms\.?|Miss|RN|Pt|Patient|Name|Nurse)[:,]?"
+    r"|\b(?!(?:January|February|March|April|May|June|July|August|September|October|"
+    r"November|December|Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday)\b)"
+    r"[A-Z][a-z]+,)[ ]+$"
+)
+#: a date preposition right before the month keeps it a date (in June, since April)
+_DATE_BEFORE = re.compile(
+    r"\b(?:in|on|by|since|until|till|of|from|through|thru|during|before|after|early|mid|"
+    r"late|last|next|this|and|or)[ ]+$",
+    re.I,
+)
+
+
+def month_not_person(text: str, start: int, end: int) -> bool:
+    """A bare month name is no first name: not after a relative, a role label or a
+    'Surname,' (niece June; RN: April Lindgren; Moreau, April Rose), and not
+    before a capitalised word that is no common English word (June Halvorsen), unless a
+    date preposition stands before it (in June Clinic, since April)."""
+    from phiscrub.detect import lexicon  # the lexicons load lazily, once
+
+    before = text[max(0, start - 30) : start]
+    if _DATE_BEFORE.search(before):
+        return True
+    if _NAME_BEFORE.search(before):
+        return False
+    m = _NEXT_WORD.match(text, end)
+    return m is None or lexicon.lexicons().is_common(m.group(1))
+
+
 def lot_code(text: str, start: int, end: int) -> bool:
     """A lot code: at least one letter and four digits (MR4471B, X55102, 7TD3301), so that
     a product name (PCV13, PPSV23) or a short count is not taken."""
@@ -43,5 +78,5 @@ def lot_code(text: str, start: int, end: int) -> bool:
 
 
 CONTEXT_CHECKS: Mapping[str, Validator] = MappingProxyType(
-    {"after_word": after_word, "lot_code": lot_code}
+    {"after_word": after_word, "lot_code": lot_code, "month_not_person": month_not_person}
 )
