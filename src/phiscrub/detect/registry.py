@@ -20,6 +20,7 @@ from types import MappingProxyType
 
 from phiscrub.detect import lexicon, validators
 from phiscrub.detect.baseline import HeuristicDictionaryDetector
+from phiscrub.detect.context_checks import CONTEXT_CHECKS
 from phiscrub.detect.dictionary import NameDictionaryDetector, PlaceDictionaryDetector
 from phiscrub.detect.logins import Logins
 from phiscrub.detect.patterns import PatternDetector, PatternFile, load_pattern_file
@@ -31,7 +32,7 @@ from phiscrub.span import Span
 
 #: validation hooks a pattern file may name
 VALIDATORS: Mapping[str, validators.Validator] = MappingProxyType(
-    {**validators.VALIDATORS, "known_city": lexicon.known_city}
+    {**validators.VALIDATORS, **CONTEXT_CHECKS, "known_city": lexicon.known_city}
 )
 
 #: the pattern files that tag PHI (data/patterns/<name>.toml), in stage order

@@ -104,9 +104,11 @@ def not_unit(text: str, start: int, end: int) -> bool:
 _CLOCK_BEFORE = re.compile(
     r"(?:\b[01]?\d/[0-3]?\d(?:/\d{2,4})?|\b(?:given|administered|gave|"
     r"(?:went|sent|gone)[ ]home|asleep|awake|woke|slept|VS|vitals|rechecked|paged|voided|"
-    r"repositioned|turned)\b)[ \t]+$",
+    r"repositioned|turned|changed|hung|flushed|drawn|(?<!since[ ])(?<!in[ ])about)\b)[ \t]+$",
     re.I,
 )
+#: a shift event after a clock-time-shaped year (1900 hand-off, 0700 report)
+_CLOCK_AFTER = re.compile(r"[ \t]+(?:hand-?off|handover|report|med pass|rounds)\b", re.I)
 #: a line that opens with a clock time no year can be (0400, 1200 |): a column of times
 _TIME_ROW = re.compile(r"[ \t]*(?:[01][0-8]|0\d)[0-5]\d\b[ \t]*[|\t]")
 
@@ -140,6 +142,7 @@ def year(text: str, start: int, end: int) -> bool:
     if not _clock_shaped(d):
         return True
     clock = _CLOCK_BEFORE.search(text, max(0, start - 20), start) is not None
+    clock = clock or _CLOCK_AFTER.match(text, end) is not None
     return not (clock or _in_time_column(text, start))
 
 
