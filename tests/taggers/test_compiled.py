@@ -67,3 +67,29 @@ def test_emissions_are_the_summed_weights_of_the_extractor_attributes(
             got = compiled.emissions(text, toks)
             assert got.shape == (len(toks), len(LABELS))
             assert numpy.allclose(got, _expected(extractor, state, text, toks), atol=1e-9)
+
+
+def test_emissions_from_several_threads_match_one_thread(
+    synth_test: list[Document], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from concurrent.futures import ThreadPoolExecutor
+
+    extractor = FeatureExtractor(FeatureConfig.fast())
+    notes = [(d.text, tokenize(d.text)) for d in synth_test]
+    attrs = sorted(
+        {
+            a
+            for text, toks in notes
+            for f in extractor.sequence(text, toks)
+            for a in attribute_strings(f)
+        }
+    )
+    rng = numpy.random.default_rng(3)
+    state = {(a, lab): float(rng.normal()) for a in attrs for lab in LABELS}
+    expected = [_expected(extractor, state, text, toks) for text, toks in notes]
+    compiled = CompiledCRF(extractor, [ModelWeights(LABELS, state, {})])
+    monkeypatch.setattr(compiled_module, "CACHE_LIMIT", 50)  # tables emptied while in use
+    with ThreadPoolExecutor(4) as pool:
+        got = list(pool.map(lambda note: compiled.emissions(*note), notes * 3))
+    for emit, want in zip(got, expected * 3, strict=True):
+        assert numpy.allclose(emit, want, atol=1e-9)

@@ -22,6 +22,7 @@ EasyAdapt models are folded (a new note is a target note: general + target weigh
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
@@ -191,6 +192,8 @@ class CompiledCRF:
             self.config, layout=False, triggers=False, section=False, chunk_shapes=False
         )
         self._contexts: dict[tuple[tuple[str, Any], ...], list[int]] = {}
+        # the tables grow and are emptied in place: one note at a time per compiled model
+        self._lock = threading.Lock()
 
     @staticmethod
     def supports(config: FeatureConfig) -> bool:
@@ -256,15 +259,16 @@ class CompiledCRF:
         emit = numpy.zeros((n, self.weights.shape[1]))
         if not n:
             return emit
-        for table in (self._types, self._chunks, self._sections):
-            table.trim()
-        words = [t.text for t in tokens]
-        ids, types = self._types.ids(words), self._types.matrix
-        for d in range(-w, w + 1):  # token i sees word i + d at offset d
-            lo, hi = max(0, -d), min(n, n - d)
-            if lo < hi:
-                emit[lo:hi] += types[ids[lo + d : hi + d], d + w]
-        self._add_position_scores(emit, text, tokens, words)
+        with self._lock:
+            for table in (self._types, self._chunks, self._sections):
+                table.trim()
+            words = [t.text for t in tokens]
+            ids, types = self._types.ids(words), self._types.matrix
+            for d in range(-w, w + 1):  # token i sees word i + d at offset d
+                lo, hi = max(0, -d), min(n, n - d)
+                if lo < hi:
+                    emit[lo:hi] += types[ids[lo + d : hi + d], d + w]
+            self._add_position_scores(emit, text, tokens, words)
         return emit
 
     def _add_position_scores(
