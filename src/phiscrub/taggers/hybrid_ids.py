@@ -7,7 +7,7 @@
   (``Pt: Hal Whitcombe (GMH-00784312)``, ``VOLKOV, DMITRI  MVU 22-918-404``); after any
   other word (``log WMC-52-10-1177``, ``batch BSAV-1129-04``, ``Dictation VR-49-331870``)
   it is some other number, an IDNUM. Over the non-test notes of the development corpus
-  and corpora/tune, train2-4 the shape rule was right 24 times and wrong 37 (28 IDNUMs);
+  and corpora/tune, train2-4 the shape rule was right 24 times and wrong 45 (29 of them IDNUMs);
 - an IDNUM right after a device's id word (``pump ID``, ``scope ID``, ``device lot``,
   ``stent ... lot``) is a DEVICE: implant and device lot and serial numbers are DEVICE,
   vaccine lots IDNUM (GUIDELINES.md, Identifiers).
