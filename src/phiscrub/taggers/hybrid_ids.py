@@ -7,10 +7,10 @@
   (``Pt: Hal Whitcombe (GMH-00784312)``, ``VOLKOV, DMITRI  MVU 22-918-404``); after any
   other word (``log WMC-52-10-1177``, ``batch BSAV-1129-04``, ``Dictation VR-49-331870``)
   it is some other number, an IDNUM. Over the non-test notes of the development corpus
-  and corpora/tune, train2-4 the shape rule was right 24 times and wrong 45 (29 of them IDNUMs);
-- an IDNUM right after a device's id word (``pump ID``, ``scope ID``, ``device lot``,
-  ``stent ... lot``) is a DEVICE: implant and device lot and serial numbers are DEVICE,
-  vaccine lots IDNUM (GUIDELINES.md, Identifiers).
+  and corpora/tune, train2-4 the shape rule was right 24 times and wrong 45 (29 of them IDNUMs).
+
+Device ids (``pump ID``, ``stent ... lot``) are typed DEVICE by the rules themselves
+(``ids.toml``, rules round 6), where every pipeline gets them.
 """
 
 from __future__ import annotations
@@ -27,15 +27,6 @@ _NAME_TO_ID = re.compile(
     r"[ \t]*(?:[,|/(:\-][ \t]*)*(?:(?:DOB|dob|MRN|ID)?[ :]*[\d/.\-]{6,10}[ \t]*[,;|][ \t]*"
     r"|\d{1,3}[ ]?[MF][ \t]+|[ \t])*$"
 )
-#: a device's id word before the number (not a vaccine's lot: that stays IDNUM)
-_DEVICE_BEFORE = re.compile(
-    r"\b(?:device|pump|scope|endoscope|colonoscope|bronchoscope|implant|generator|stent|"
-    r"catheter|graft|cement|prosthesis|logger|pacemaker|defibrillator|icd|port)\b"
-    r"[^\n]{0,30}?\b(?:id|lot|serial|s/n|sn)\b[ \t]*[:#.]?[ \t]*$",
-    re.IGNORECASE,
-)
-
-
 def _after_name(text: str, span: Span, names: Sequence[Span]) -> bool:
     line_start = text.rfind("\n", 0, span.start) + 1
     return any(
@@ -47,15 +38,15 @@ def _after_name(text: str, span: Span, names: Sequence[Span]) -> bool:
 
 
 def id_by_context(text: str, spans: Sequence[Span]) -> list[Span]:
-    """Record-shaped ids after a name are MEDICALRECORDs, after other words IDNUMs; ids
-    after a device's id word are DEVICEs."""
+    """Record-shaped ids after a name are MEDICALRECORDs, after other words IDNUMs."""
     names = [s for s in spans if s.category == "NAME"]
     out: list[Span] = []
     for s in spans:
-        if s.source.startswith("rules.ids:record_shape") and s.label == "MEDICALRECORD":
-            if not _after_name(text, s, names):
-                s = Span(s.start, s.end, "IDNUM", s.text, "hybrid.correct:record_shape", s.score)
-        elif s.label == "IDNUM" and _DEVICE_BEFORE.search(text, max(0, s.start - 60), s.start):
-            s = Span(s.start, s.end, "DEVICE", s.text, "hybrid.correct:device", s.score)
+        if (
+            s.source.startswith("rules.ids:record_shape")
+            and s.label == "MEDICALRECORD"
+            and not _after_name(text, s, names)
+        ):
+            s = Span(s.start, s.end, "IDNUM", s.text, "hybrid.correct:record_shape", s.score)
         out.append(s)
     return out

@@ -137,15 +137,20 @@ _INSTITUTION_ENDS = frozenset(
 _STOP = frozenset(["the", "a", "an", "and", "or", "to", "for", "at", "in", "on", "with", "by"])
 
 
+@functools.cache
+def _institution_ends() -> frozenset[str]:
+    from phiscrub.taggers.hybrid_places import institution_words
+
+    lex = institution_words()
+    kinds = ("hospital", "weak_hospital", "organization", "practice", "care")
+    return _INSTITUTION_ENDS.union(*(lex[kind] for kind in kinds))
+
+
 def _institution_after(text: str, out: list[str], words: list[re.Match[str]], k: int) -> None:
     """A name just capitalized (``milwaukee``) that up to 4 words later, on one line and with
     no punctuation between, reaches an institution word (``public educators trust``): the
     words between and that word are part of the name and take capitals too."""
-    from phiscrub.taggers.hybrid_places import institution_words
-
-    lex = institution_words()
-    ends = _INSTITUTION_ENDS | lex["hospital"] | lex["weak_hospital"] | lex["organization"]
-    ends = ends | lex["practice"] | lex["care"]
+    ends = _institution_ends()
     run: list[re.Match[str]] = []
     for nxt in words[k + 1 : k + 5]:
         gap = text[(run[-1] if run else words[k]).end() : nxt.start()]
