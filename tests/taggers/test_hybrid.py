@@ -126,6 +126,20 @@ def test_states_not_in_the_state_list_are_dropped() -> None:
     ]
 
 
+def test_regions_outside_the_us_are_kept_and_grown_rule_states_dropped() -> None:
+    text = "In Kelso, Co. Mayo; from Ludhiana, Punjab; clinic in Gimli, MB R0C 1B0; Bayview"
+    spans = [
+        span(text, "Co. Mayo", "STATE"),
+        span(text, "Punjab", "STATE"),
+        span(text, "MB", "STATE", source="rules.location:ca_province_postcode"),
+        span(text, "Gimli, MB", "STATE", source="rules.location:state_name+crf"),
+        span(text, "Bayview", "STATE"),
+    ]
+    out = steps.drop_unknown_states(text, spans)
+    assert [s.text for s in out] == ["Co. Mayo", "Punjab", "MB"]
+    assert "queensland" in steps.state_names() and "county cork" in steps.state_names()
+
+
 def test_hospital_or_organization_by_words_and_context() -> None:
     text = "Works at Acme Corp. Admitted to Riverside. Employed by Riverside Medical Center."
     spans = [

@@ -213,12 +213,19 @@ def _word_at(text: str, word: str) -> int:
 
 @functools.cache
 def state_names() -> frozenset[str]:
-    """US state names and postal codes, lower case (``data/lexicons/states.txt``)."""
-    path = resources.files("phiscrub").joinpath("data", "lexicons", "states.txt")
+    """State names and codes, lower case: US states and postal codes
+    (``data/lexicons/states.txt``) and first-level regions elsewhere (``regions.txt``:
+    provinces, Australian states, counties; an Irish county also as ``co``/``county`` +
+    name)."""
     out: set[str] = set()
-    for line in path.read_text(encoding="utf-8").splitlines():
-        if line and not line.startswith("#"):
-            out.update(part.strip().lower() for part in line.split("\t") if part.strip())
+    for name in ("states.txt", "regions.txt"):
+        path = resources.files("phiscrub").joinpath("data", "lexicons", name)
+        for line in path.read_text(encoding="utf-8").splitlines():
+            if line and not line.startswith("#"):
+                parts = [p.strip().lower() for p in line.split("\t") if p.strip()]
+                out.update(parts)
+                if name == "regions.txt":
+                    out.update(f"{pre} {parts[0]}" for pre in ("co", "county"))
     return frozenset(out)
 
 
@@ -239,7 +246,10 @@ def drop_credentials(text: str, spans: Sequence[Span]) -> list[Span]:
 def drop_unknown_states(
     text: str, spans: Sequence[Span], states: frozenset[str] | None = None
 ) -> list[Span]:
-    """STATE spans whose text is no state name or postal code are dropped."""
+    """STATE spans whose text is no state name or postal code are dropped (seed 001's
+    correction of the CRF's states; also a rule's state that the CRF grew into a team or
+    a lake: ``Arizona Storm VBC``). The list held US states only and dropped the
+    provinces the rules find before a postcode (``Winnipeg, MB R2H 2A6``)."""
     known = state_names() if states is None else states
     return [
         s
