@@ -6,6 +6,8 @@
     crf       a quantitative CRF (DATE, AGE, CONTACT, ID) and a name CRF (NAME, LOCATION,
               PROFESSION) over one shared feature pass (``crfs="two"``), or one CRF over
               every category (``crfs="one"``)
+    bare_numbers  the CRF's lone AGE/DATE numbers without an age word or a year's digits
+              are dropped (``hybrid_numbers``)
     merge     rule priority (well-formed categories, and names and places, whose rule
               spans grow over the CRF's) (``hybrid_steps.merge``), then ``trim_names``
     fax_or_phone, drop_credentials, drop_unknown_states, id_by_context, place_or_organization,
@@ -39,6 +41,7 @@ from phiscrub.taggers.compiled import CompiledCRF
 from phiscrub.taggers.crf import CRFSettings
 from phiscrub.taggers.decode import OUTSIDE, ArrayDecoder, score_spans
 from phiscrub.taggers.hybrid_ids import id_by_context
+from phiscrub.taggers.hybrid_numbers import bare_numbers
 from phiscrub.taggers.hybrid_tidy import clinical_filter, tidy, trim_names
 from phiscrub.taggers.hybrid_train import CRF_GROUPS, train_groups
 from phiscrub.text import Token, bio_to_spans, tokenize
@@ -50,6 +53,7 @@ STEPS = (
     "tidy",
     "clinical_filter",
     "rules",
+    "bare_numbers",
     "merge",
     "trim_names",
     "fax_or_phone",
@@ -225,6 +229,9 @@ class HybridTagger:
         if "clinical_filter" not in off:
             crf = clinical_filter(doc.text, crf)
         rules = _rules().run(doc) if "rules" not in off else []
+        if "bare_numbers" not in off:
+            names = [s for s in (*crf, *rules) if s.category == "NAME"]
+            crf = bare_numbers(doc.text, crf, names)
         if "merge" in off:
             spans = steps.merge([], crf + rules, priority=(), fill=False)
         else:

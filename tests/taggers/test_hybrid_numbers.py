@@ -1,0 +1,40 @@
+"""The hybrid's filter of the CRF's bare AGE and DATE numbers (made-up notes)."""
+
+from __future__ import annotations
+
+from phiscrub.span import Span
+from phiscrub.taggers.hybrid_numbers import bare_numbers
+
+
+def _at(text: str, needle: str, label: str, nth: int = 0) -> Span:
+    start = -1
+    for _ in range(nth + 1):
+        start = text.index(needle, start + 1)
+    return Span.of(text, start, start + len(needle), label, "crf.all", 0.9)
+
+
+def test_numbers_in_tables_and_vitals_are_dropped() -> None:
+    text = "DTaP        2      03-16-2031\nTooth #18 intact. AF with RVR at 108. eGFR 47 today."
+    spans = [
+        _at(text, "2", "DATE"),
+        _at(text, "03-16-2031", "DATE"),
+        _at(text, "18", "AGE"),
+        _at(text, "108", "AGE"),
+        _at(text, "47", "AGE"),
+    ]
+    assert [s.text for s in bare_numbers(text, spans)] == ["03-16-2031"]
+
+
+def test_ages_with_context_and_years_are_kept() -> None:
+    text = "Sister Ona is 74 years old. Lives with Tam Ruiz, 24, welder. Mute since ~2035. At 7 we"
+    name = _at(text, "Tam Ruiz", "PATIENT")
+    spans = [
+        _at(text, "74", "AGE"),
+        name,
+        _at(text, "24", "AGE"),
+        _at(text, "2035", "DATE"),
+        Span.of(text, text.rindex("7"), text.rindex("7") + 1, "AGE", "crf.all", 0.9),
+    ]
+    kept = bare_numbers(text, spans, [name])
+    assert [s.text for s in kept] == ["74", "Tam Ruiz", "24", "2035"]
+    assert [s.text for s in bare_numbers(text, spans)] == ["74", "Tam Ruiz", "2035"]
