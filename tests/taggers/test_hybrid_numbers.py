@@ -38,3 +38,16 @@ def test_ages_with_context_and_years_are_kept() -> None:
     kept = bare_numbers(text, spans, [name])
     assert [s.text for s in kept] == ["74", "Tam Ruiz", "24", "2035"]
     assert [s.text for s in bare_numbers(text, spans)] == ["74", "Tam Ruiz", "2035"]
+
+
+def test_ids_of_letters_and_reference_ranges_are_dropped() -> None:
+    text = "NDC 61314-0454-02. ALT 19 (6-29). MAP 62-78. MRN 0094-17. Login kpatel, ch 16-20."
+    spans = [
+        _at(text, "NDC", "IDNUM"),
+        _at(text, "6-29", "MEDICALRECORD"),
+        _at(text, "MAP 62-78", "MEDICALRECORD"),
+        _at(text, "0094-17", "MEDICALRECORD"),
+        _at(text, "kpatel", "USERNAME"),
+        _at(text, "ch 16-20", "USERNAME"),
+    ]
+    assert [s.text for s in bare_numbers(text, spans)] == ["0094-17", "kpatel"]
