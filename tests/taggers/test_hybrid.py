@@ -108,6 +108,9 @@ def test_fax_or_phone_keeps_a_label_without_context() -> None:
     fax = span(text2, "555-0101", "FAX")
     assert steps.fax_or_phone(text, [kept]) == [kept]
     assert steps.fax_or_phone(text2, [fax]) == [fax]
+    text3 = "Telephone 410-555-0100 | Facsimile 410-555-0101"
+    both = [span(text3, "410-555-0100", "PHONE"), span(text3, "410-555-0101", "PHONE")]
+    assert [s.label for s in steps.fax_or_phone(text3, both)] == ["PHONE", "FAX"]
 
 
 def test_states_not_in_the_state_list_are_dropped() -> None:

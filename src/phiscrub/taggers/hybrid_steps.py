@@ -195,7 +195,7 @@ def fax_or_phone(text: str, spans: Sequence[Span]) -> list[Span]:
     for s in spans:
         if s.label in ("PHONE", "FAX"):
             before = _line_before(text, s.start)
-            fax = before.rfind("fax")
+            fax = max(before.rfind("fax"), before.rfind("facsimile"))
             phone = max(_word_at(before, w) for w in _PHONE_WORDS)
             if fax > phone:
                 s = _relabel(s, "FAX", "hybrid.correct:fax")
