@@ -323,7 +323,7 @@ def test_trim_names_drops_a_leading_role_or_closed_class_word_only() -> None:
         span(text, "Doula Simone Carr", "DOCTOR", "crf"),
         span(text, "A. Lund", "DOCTOR", "crf"),  # an initial stays
         span(text, "Grace Lee", "PATIENT", "crf"),  # a first name that is also a word stays
-        span(text, "By", "PATIENT", "crf"),  # nothing after it: left
+        span(text, "By", "PATIENT", "rules"),  # nothing after it: left (a CRF "By" is dropped)
     ]
     out = trim_names(text, spans)
     assert [s.text for s in out] == ["CARMEN ESTRADA", "Simone Carr", "A. Lund", "Grace Lee", "By"]

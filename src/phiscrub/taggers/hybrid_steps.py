@@ -10,9 +10,11 @@ Each step is a small pure function on spans (nothing is mutated; new lists are r
   name is a credential: ``Lee, MD``), ``drop_unknown_states`` (a STATE that is not a
   state name or postal code is dropped), ``hospital_or_organization`` and
   ``place_or_organization`` (``taggers/hybrid_places.py``: an institution's type by its
-  words and the words before it).
+  words and the words before it), ``name_roles`` (``taggers/hybrid_roles.py``: a name's
+  type by the role words around it).
 - reconciliation over a group of notes (one note, or a patient's notes):
-  ``doctor_after_title`` (a name after ``Dr.`` is a DOCTOR wherever it occurs in the note),
+  ``doctor_after_title`` (a name after ``Dr.`` is a DOCTOR wherever it occurs in the note,
+  unless a lay role comes before the title: ``principal Dr. Lee``),
   ``type_counting`` (a string tagged with the same type at least twice, more often than any
   other type, takes that type everywhere), ``propagate`` (confident names and IDs, and the
   surname of a confident full name, are tagged at their other, untagged mentions).
@@ -34,6 +36,7 @@ from phiscrub.taggers.hybrid_places import (
     institution_words,
     place_or_organization,
 )
+from phiscrub.taggers.hybrid_roles import _lay_role_before, _role_patterns, name_roles
 from phiscrub.taxonomy import CATEGORY_OF
 
 __all__ = [
@@ -266,7 +269,7 @@ def _credential() -> re.Pattern[str]:
 
     path = resources.files("phiscrub").joinpath("data", "patterns", "_common.toml")
     cred = tomllib.loads(path.read_text(encoding="utf-8"))["defs"]["CRED"]
-    return re.compile(rf",?[ ]{{1,2}}{cred}\b(?![\-/]\w)")
+    return re.compile(rf",?[ ]{{1,2}}{cred}(?!\w)(?![\-/]\w)")  # ``M.D.`` ends in no \b
 
 
 def doctor_after_title(text: str, spans: Sequence[Span]) -> list[Span]:
@@ -276,115 +279,18 @@ def doctor_after_title(text: str, spans: Sequence[Span]) -> list[Span]:
     her father ``Arthur Ruiz``: a family shares its surname)."""
     doctors: set[str] = set()
     credential = _credential()
+    patterns = _role_patterns()
     for s in spans:
         if s.category == "NAME" and (
             _TITLE.search(text[max(0, s.start - 10) : s.start]) or credential.match(text, s.end)
         ):
+            if not credential.match(text, s.end) and _lay_role_before(text, s, patterns):
+                continue  # ``principal Dr. Lee``: a title is no part in the care
             doctors.add(s.text)
             doctors.add(s.text.split()[-1])
     return [
         _relabel(s, "DOCTOR", "hybrid.reconcile:title")
         if s.label == "PATIENT" and s.text in doctors
-        else s
-        for s in spans
-    ]
-
-
-@functools.cache
-def _role_patterns() -> dict[str, re.Pattern[str]]:
-    """Per type, the role words of ``data/lexicons/name_roles.txt`` as one pattern that
-    must end right before a name: ``RN: ``, ``(attorney ``, ``Subscriber - ``, past an
-    honorific (``SLP Ms. ``) unless the role is marked ``bare`` (``referring Mr. X`` is the
-    verb and its object, the patient). Roles marked ``kin`` (relatives) are also gathered
-    under the key ``kin``."""
-    path = resources.files("phiscrub").joinpath("data", "lexicons", "name_roles.txt")
-    roles: dict[str, tuple[list[str], list[str]]] = {}
-    for line in path.read_text(encoding="utf-8").splitlines():
-        label, _, rest = line.partition("\t")
-        role, _, flag = rest.partition("\t")
-        if role.strip() and not line.startswith("#"):
-            flag = flag.strip()
-            words = roles.setdefault(label, ([], []))[flag == "bare"]
-            words.append(re.escape(role.strip()))
-            if flag == "kin":
-                roles.setdefault("kin", ([], []))[0].append(re.escape(role.strip()))
-
-    def alternation(words: list[str]) -> str:
-        return "|".join(sorted(words, key=len, reverse=True)) or "(?!)"
-
-    return {
-        label: re.compile(
-            rf"(?<![^\W_])(?:(?:{alternation(titled)})"
-            r"[ \t]*(?:[:#-][ \t]*|\([ \t]*|,[ \t]+)?"
-            r"(?:(?:Mrs?|Ms|Miss|Mx|Rev|Fr|Pastor|Brother|Sister)\.?[ \t]+)?"
-            rf"|(?:{alternation(bare)})[ \t]*(?:[:#-][ \t]*|\([ \t]*|,[ \t]+)?)$",
-            re.IGNORECASE,
-        )
-        for label, (titled, bare) in roles.items()
-    }
-
-
-#: a role right after a name: ``Ann Lee, clinical pharmacist``, ``R. Szabo (employer)``
-_ROLE_AFTER = re.compile(
-    r"(?:,[ \t]*|[ \t]*\()((?:[A-Za-z]+[ \t])?[A-Za-z/-]+)(?=[ \t]*[),;.\n]|$)"
-)
-#: a letter's greeting by first name alone (``Dear Howard,``) ...
-_DEAR = re.compile(r"(?:^|\n)[ \t]*Dear[ \t]+$")
-#: ... in a letter about a patient is addressed to a clinician (``I saw Mr. Lee``)
-_CLINICIAN_LETTER = re.compile(
-    r"\b(?:your patient|I saw|thank you for (?:asking|referring|the referral)|referr)",
-    re.IGNORECASE,
-)
-
-
-def _role_of(text: str, s: Span, patterns: dict[str, re.Pattern[str]]) -> str | None:
-    """The type a role word gives the name ``s``: a role before it on its line first, then a
-    role right after it. A clinical credential after the name outranks a PATIENT role
-    before it, unless that role is a relative (``daughter Kim Hart, LPN`` is family)."""
-    before = text[max(0, s.start - 40) : s.start]
-    before = before[max(before.rfind("\n"), before.rfind("\r")) + 1 :]
-    credential = bool(_credential().match(text, s.end))
-    kin = "kin" in patterns and patterns["kin"].search(before)
-    for label, pattern in patterns.items():
-        if label == "kin" or (label == "PATIENT" and credential and not kin):
-            continue
-        if pattern.search(before):
-            return label
-    after = _ROLE_AFTER.match(text, s.end)
-    for label, pattern in patterns.items():
-        if label == "kin" or (label == "PATIENT" and credential):
-            continue
-        if after and pattern.search(after.group(1)):
-            return label
-    if (
-        s.label == "PATIENT"
-        and " " not in s.text
-        and _DEAR.search(text, max(0, s.start - 80), s.start)
-        and _CLINICIAN_LETTER.search(text, s.end, s.end + 600)
-    ):
-        return "DOCTOR"
-    return None
-
-
-def name_roles(text: str, spans: Sequence[Span]) -> list[Span]:
-    """A PATIENT or DOCTOR right after a role word on its line (``RN: Kim Ames``,
-    ``Subscriber Mark Lee``, ``(attorney Gerald Foss)``, also past an honorific: ``SLP Ms.
-    Greer``) or right after it (``Rhona Kerr, clinical pharmacist``, ``R. Szabo
-    (employer)``) takes the role's type, and so do the other mentions of the same string in
-    the note. A clinical credential right after the name outranks a PATIENT role: in a
-    long-term-care note ``Resident: Lee, Ann`` is the patient, ``Resident: Ann Lee, MD`` a
-    physician; a relative before the name outranks both (``daughter Kim Hart (LPN)``).
-    ``Dear Howard,`` opening a letter about a patient greets a clinician."""
-    patterns = _role_patterns()
-    decided: dict[str, str] = {}
-    for s in spans:
-        if s.label in ("PATIENT", "DOCTOR"):
-            label = _role_of(text, s, patterns)
-            if label:
-                decided.setdefault(s.text, label)
-    return [
-        _relabel(s, decided[s.text], "hybrid.correct:role")
-        if s.label in ("PATIENT", "DOCTOR") and s.text in decided
         else s
         for s in spans
     ]

@@ -30,7 +30,7 @@ from typing import Any
 
 from phiscrub.span import Span
 
-__all__ = ["clinical_filter", "tidy", "trim_names"]
+__all__ = ["clinical_filter", "join_nicknames", "tidy", "trim_names"]
 
 #: where a mention cannot continue: line breaks, tabs, column gaps, a sentence end
 _BREAK = re.compile(r"[\n\r\t\f\v]|  +|(?<=[a-z]{3})[.;:!?] +(?=[A-Z])|[.;:!?] +(?=[A-Z][a-z]+ )")
@@ -355,25 +355,125 @@ _NOT_NAME_LEADS = frozenset(
 
 
 def _not_a_name_word(word: str) -> bool:
-    """A role (``Doula``, ``OT``) or a closed-class word (``BY``, ``WITNESS``) that is
-    nobody's first or last name; ``Grace`` and ``Young`` are names, ``A.`` an initial."""
-    from phiscrub.taggers.hybrid_steps import _role_words
+    """A role (``Doula``, ``OT``), a title (``Prof``, ``Rev``) or a closed-class word
+    (``BY``, ``WITNESS``) that is nobody's first or last name; ``Grace`` and ``Young`` are
+    names, ``A.`` an initial."""
+    from phiscrub.taggers.hybrid_steps import _HONORIFICS, _role_words
 
     low = word.lower().rstrip(".:")
     if len(low) < 2 or low in _person_words():
         return False
-    return low in _role_words() or low in _NOT_NAME_LEADS
+    return low in _role_words() or low in _NOT_NAME_LEADS or low in _HONORIFICS
+
+
+#: the CRF labels a titled name it does not know as a place (``Prof Ng Siew Ling``)
+_PLACE_LABELS = frozenset(["ORGANIZATION", "HOSPITAL", "LOCATION-OTHER", "DEPARTMENT", "STREET"])
+_CLINICAL_TITLES = frozenset(["dr", "dre", "doctor", "prof"])
+#: the rest of a titled span: capitalized name words only
+_NAME_REST = re.compile(r"[A-Z][\w'\u2019-]*\.?(?:[ ][A-Z][\w'\u2019.-]*){0,3}")
+
+
+def _titled_person(text: str, s: Span) -> Span:
+    """A CRF place or organization that is a title or role and a name (``Prof Ng Siew
+    Ling``, ``PC Adeyemi``, ``nurse Pita Herewini``) is the name, typed by the title: a
+    clinician's title or role makes a DOCTOR, any other a PATIENT."""
+    from phiscrub.taggers.hybrid_roles import _role_of_word
+    from phiscrub.taggers.hybrid_steps import _HONORIFICS
+
+    m = _LEAD.match(s.text)
+    if s.label not in _PLACE_LABELS or not _is_crf(s) or not m:
+        return s
+    lead = m.group(1).lower().rstrip(".:")
+    rest = s.text[m.end() :]
+    if lead in _person_words() or not _NAME_REST.fullmatch(rest):
+        return s
+    label = "DOCTOR" if lead in _CLINICAL_TITLES else _role_of_word(lead)
+    if label is None and lead in _HONORIFICS:
+        label = "PATIENT"
+    if label is None or lead == "sr":
+        return s
+    return Span.of(text, s.start + m.end(), s.end, label, s.source + "+title", s.score)
 
 
 def trim_names(text: str, spans: Sequence[Span]) -> list[Span]:
     """A PATIENT or DOCTOR span loses a first word that is a role or an English word no
     one is named (``WITNESS CARMEN ESTRADA``, ``Doula Simone Carriere``, ``BY JUNE
-    PAKKALA``): in capitals, and after role words, the name rules and the CRF take it in."""
+    PAKKALA``): in capitals, and after role words, the name rules and the CRF take it in.
+    Then the pieces of a name around a quoted nickname become one name
+    (``join_nicknames``), and a CRF name that is one acronym or English word in running
+    text is dropped (``_not_a_crf_name``)."""
     out: list[Span] = []
     for s in spans:
+        s = _titled_person(text, s)
         if s.category == "NAME":
             m = _LEAD.match(s.text)
             if m and _not_a_name_word(m.group(1)):
                 s = Span.of(text, s.start + m.end(), s.end, s.label, s.source + "+trim", s.score)
         out.append(s)
-    return out
+    out = join_nicknames(text, out)
+    return [s for s in out if not _not_a_crf_name(text, s)]
+
+
+#: a nickname in quotes between two words of a name: ``Tyrone "Ty" Mercer``, ``Hyun-woo
+#: ("Henry") BAEK``, ``ABELLANA, John Paul "JP" V.``
+_NICKNAME = re.compile(
+    r"([^\W\d_][\w'\u2019-]*) \(?[\"\u201c]"
+    r"[^\W\d_][\w'\u2019.-]*(?: [^\W\d_][\w'\u2019.-]*)?"
+    r"[\"\u201d]\)? ([^\W\d_][\w'\u2019-]*\.?)"
+)
+
+
+def join_nicknames(text: str, spans: Sequence[Span]) -> list[Span]:
+    """The pieces of a name around a quoted nickname become one span (the guidelines tag
+    the whole name: ``Tyrone "Ty" Mercer``), not ``Tyrone`` + ``Ty" Mercer``. A side with
+    no name span must be an initial or a capitalized first or last name of the lexicons; the
+    parts are one space apart. A nickname after the name (``Lee, Ann "Nan"``, ``Ann Lee
+    ("Nan")   MRN``) is left apart."""
+    out = list(spans)
+    for m in _NICKNAME.finditer(text):
+        names = [s for s in out if s.category == "NAME" and m.start() < s.end and s.start < m.end()]
+        left = [s for s in names if s.start <= m.start(1) < s.end]
+        right = [s for s in names if s.start < m.end(2) <= s.end]
+        if not names or not (left or _bare_name_word(m.group(1))):
+            continue
+        if not (right or _bare_name_word(m.group(2))):
+            continue
+        word_end = m.end(2) - (len(m.group(2)) > 2 and m.group(2).endswith("."))
+        start = min([m.start(1), *(s.start for s in left)])
+        end = max([word_end, *(s.end for s in right)])
+        first = min(names)
+        merged = Span.of(text, start, end, first.label, first.source + "+nickname", first.score)
+        out = [s for s in out if not (s.start < end and start < s.end)] + [merged]
+    return sorted(out)
+
+
+def _bare_name_word(word: str) -> bool:
+    """An initial, or a first or last name of the lexicons not written as an acronym."""
+    core = word.rstrip(".")
+    if len(core) == 1:
+        return core.isupper()
+    return core[0].isupper() and not core.isupper() and core.lower() in _person_words()
+
+
+def _not_a_crf_name(text: str, span: Span) -> bool:
+    """A one-word CRF name that is an acronym inside running text (``labs/LP/EEG``, ``by
+    ASCO/CAP``, ``referred to HV``; initials stand at a line's start or end: ``KMW``,
+    ``FQ/bc``; a lexicon name of four letters or more is a name in capitals) or an English
+    word that is nobody's name (``Reply``, ``Activities``), unless it is quoted (a
+    nickname: ``"KJ"``, dog ``"Biscuit"``)."""
+    if span.category != "NAME" or not _is_crf(span) or " " in span.text:
+        return False
+    before, after = text[span.start - 1 : span.start], text[span.end : span.end + 1]
+    if (before and before in "\"“'^") or (after and after in "\"”'^"):
+        return False
+    if re.fullmatch(r"[A-Z]{2,6}", span.text):
+        if len(span.text) > 3 and span.text.lower() in _person_words():
+            return False  # a name in capitals (``W/ SON CURTIS;``)
+        line_start = text.rfind("\n", 0, span.start) + 1
+        line_end = text.find("\n", span.end)
+        rest = text[span.end : len(text) if line_end < 0 else line_end]
+        return bool(text[line_start : span.start].strip() and rest.strip(" \t).:,"))
+    from phiscrub.taggers.hybrid_steps import common_words
+
+    word = span.text.lower()
+    return not span.text.isupper() and word in common_words(35) and word not in _person_words()
