@@ -10,6 +10,11 @@ practices, home-health agencies are care sites).
 ``place_or_organization``: a CITY or LOCATION-OTHER span of two words or more that ends in
 an organization or hospital word (``Big Sky Drug``, ``Four Corners Cancer Fund``) is that
 institution: the city cue of the rules (``from``, ``to``) took the name of a shop or a fund.
+
+``place_limits`` and ``street_rest`` (used by ``hybrid_steps.merge``): a rule place grows
+over the CRF's place only up to the rules' next place of another type (the CRF often takes
+a whole address line, ``12 Main Rd, Hutt 5010``, as one STREET), and the street part of a
+CRF STREET around the rules' city and postcode is kept.
 """
 
 from __future__ import annotations
@@ -21,7 +26,14 @@ from importlib import resources
 
 from phiscrub.span import Span
 
-__all__ = ["hospital_or_organization", "institution_words", "place_or_organization"]
+__all__ = [
+    "ADDRESS_PARTS",
+    "hospital_or_organization",
+    "institution_words",
+    "place_limits",
+    "place_or_organization",
+    "street_rest",
+]
 
 _HOSPITAL_BEFORE = re.compile(
     r"\b(?:admitted|transferred|discharged|presented|seen|followed|treated|hospitali[sz]ed)"
@@ -70,8 +82,7 @@ def _is_care_practice(name: str, words: set[str]) -> bool:
     lex = institution_words()
     lowered = " ".join(name.lower().split())
     care = words & lex["care"] or any(
-        " " in phrase and re.search(rf"\b{re.escape(phrase)}\b", lowered)
-        for phrase in lex["care"]
+        " " in phrase and re.search(rf"\b{re.escape(phrase)}\b", lowered) for phrase in lex["care"]
     )
     return bool(care) and words & lex["organization"] <= lex["practice"]
 
@@ -114,3 +125,55 @@ def place_or_organization(text: str, spans: Sequence[Span]) -> list[Span]:
                 s = _relabel(s, "HOSPITAL", "hybrid.correct:place_org")
         out.append(s)
     return out
+
+
+# -- merge: how far a rule place grows over the CRF's (``hybrid_steps.merge``) --------
+#: rule places that end an address line: they never grow over a CRF STREET
+ADDRESS_PARTS = frozenset({"CITY", "ZIP", "STATE", "COUNTRY"})
+#: a word of two letters or more (a street part left of a cut is more than a house number)
+_LETTERS = re.compile(r"[^\W\d_]{2}")
+#: what separates the parts of an address (``62 Main Rd, Suite 4 - Hutt 5010``, ``Dr^^Elko``)
+_SEPARATORS = " \t\n,;:-\u2013\u2014/|^()."
+
+
+def street_rest(crf: Span, first: Sequence[Span], text: str) -> list[Span]:
+    """A CRF STREET cut around the rules' place spans in it, the parts with a word kept
+    (``5611 Paseo del Norte NW`` of a CRF STREET ``5611 Paseo del Norte NW, Abbotsford
+    87114`` whose CITY and ZIP the rules found)."""
+    if crf.label != "STREET":
+        return [crf]
+    cuts = sorted(f for f in first if f.category == "LOCATION" and f.overlaps(crf))
+    if not cuts:
+        return [crf]
+    out: list[Span] = []
+    lo = crf.start
+    for c_start, c_end in [*((c.start, c.end) for c in cuts), (crf.end, crf.end)]:
+        a, b = lo, min(c_start, crf.end)
+        while a < b and text[a] in _SEPARATORS:
+            a += 1
+        while b > a and text[b - 1] in _SEPARATORS:
+            b -= 1
+        if _LETTERS.search(text[a:b]):
+            out.append(Span(a, b, crf.label, text[a:b], crf.source + "+rest", crf.score))
+        lo = max(lo, c_end)
+    return out
+
+
+def place_limits(
+    span: Span, start: int, end: int, rules: Sequence[Span], text: str
+) -> tuple[int, int]:
+    """The grown extent ``start``-``end`` of a place cut short of the rule spans of another
+    place type next to it: it grows right up to the next one (``62 Main Rd`` + CRF ``62
+    Main Rd, Hutt 5010`` stops before the rules' CITY ``Hutt``; ``1 Elm St`` before ``Suite
+    400``, a ROOM, after GUIDELINES.md), less the separators at the cut, and not left of
+    its own start when one comes before it (what lies between belongs to that one)."""
+    for r in rules:
+        if r.category != "LOCATION" or r.label == span.label or r.overlaps(span):
+            continue
+        if span.end <= r.start < end:
+            end = r.start
+            while text and end > span.end and text[end - 1] in _SEPARATORS:
+                end -= 1
+        elif start < r.end <= span.start:
+            start = span.start
+    return start, end

@@ -30,9 +30,12 @@ from importlib import resources
 
 from phiscrub.span import Span
 from phiscrub.taggers.hybrid_places import (
+    ADDRESS_PARTS,
     hospital_or_organization,
     institution_words,
+    place_limits,
     place_or_organization,
+    street_rest,
 )
 from phiscrub.taxonomy import CATEGORY_OF
 
@@ -92,7 +95,9 @@ def merge(
     with a model trained on TRAIN only (strict F1 / binary token recall): DEV
     0.889/0.986 -> 0.900/0.986, corpora/tune 0.853/0.972 -> 0.887/0.979 (seed 001 gives
     rules priority for the well-formed categories only: 0.889 and 0.853)."""
-    first = _resolve([_grow(s, crf, text) for s in rules if s.category in priority])
+    first = _resolve([_grow(s, crf, text, rules) for s in rules if s.category in priority])
+    if text:
+        crf = [part for s in crf for part in street_rest(s, first, text)]
     second = _resolve([s for s in crf if not _covered(s, first)])
     out = first + second
     if fill:
@@ -101,26 +106,33 @@ def merge(
     return sorted(out)
 
 
-def _grow(span: Span, crf: Sequence[Span], text: str = "") -> Span:
+def _grow(span: Span, crf: Sequence[Span], text: str = "", rules: Sequence[Span] = ()) -> Span:
     """``span`` over the union of itself and the CRF spans of its category it overlaps.
     A name grows only over more name words (``T. Haskins``, ``VANTERPOOL, Desmond``), not
     over a credential, a title or role, or a lower-case word (``Ann Lee, BSN``, ``Nurse
     Kim Ames``, ``Dr. Ferreira concurs``): on DEV, corpora/tune and corpora/train2 with a
-    TRAIN-only model, growth made 48 names exact and broke 16, all of those kinds."""
+    TRAIN-only model, growth made 48 names exact and broke 16, all of those kinds.
+    A place grows up to, never over, another rule span of a different place type
+    (``hybrid_places.place_limits``): the CRF often takes a whole address line as one STREET."""
     if span.category not in GROW:
         return span
     over = [s for s in crf if s.category == span.category and s.overlaps(span)]
     if text and span.category == "NAME":
         over = [s for s in over if _name_growth(text, s, span)]
+    if span.label in ADDRESS_PARTS:  # a city does not take the street line before it
+        over = [s for s in over if s.label != "STREET"]
     if not over:
         return span
     start = min(s.start for s in [*over, span])
     end = max(s.end for s in [*over, span])
+    if span.category == "LOCATION":
+        start, end = place_limits(span, start, end, rules, text)
     if (start, end) == (span.start, span.end):
         return span
     chars = [""] * (end - start)  # every span overlaps ``span``: the union is one stretch
     for s in [*over, span]:
-        chars[s.start - start : s.end - start] = s.text
+        lo, hi = max(s.start, start), min(s.end, end)
+        chars[lo - start : hi - start] = s.text[lo - s.start : hi - s.start]
     return Span(start, end, span.label, "".join(chars), f"{span.source}+crf", span.score)
 
 

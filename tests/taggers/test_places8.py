@@ -1,0 +1,80 @@
+"""Eighth round of the hybrid's place steps: a rule place grows over the CRF's address line
+only up to the rules' next place of another type, and what else the CRF found is kept."""
+
+from __future__ import annotations
+
+from phiscrub.span import Span
+from phiscrub.taggers import hybrid_steps as steps
+
+
+def span(text: str, needle: str, label: str, source: str = "t") -> Span:
+    start = text.index(needle)
+    return Span.of(text, start, start + len(needle), label, source, 1.0)
+
+
+def found(out: list[Span]) -> list[tuple[str, str]]:
+    return [(s.label, s.text) for s in out]
+
+
+def test_a_street_stops_before_the_city_and_postcode_the_rules_found() -> None:
+    text = "Clinic\n14 Harbour Road, Port Kelby 4410\nPhone"
+    rules = [
+        span(text, "14 Harbour Road", "STREET", "rules.location"),
+        span(text, "Port Kelby", "CITY", "rules.location"),
+        span(text, "4410", "ZIP", "rules.location"),
+    ]
+    crf = [span(text, "14 Harbour Road, Port Kelby 4410", "STREET", "crf")]
+    out = steps.merge(rules, crf, text=text)
+    assert found(out) == [("STREET", "14 Harbour Road"), ("CITY", "Port Kelby"), ("ZIP", "4410")]
+
+
+def test_a_suite_or_floor_is_a_room_of_its_own_and_an_apartment_stays_in_the_street() -> None:
+    text = "Seen at 20 Elm Terrace, Suite 310, and home at 9 Oak Ln Apt 4."
+    rules = [
+        span(text, "20 Elm Terrace", "STREET", "rules.location"),
+        span(text, "Suite 310", "ROOM", "rules.location"),
+        span(text, "9 Oak Ln", "STREET", "rules.location"),
+    ]
+    crf = [
+        span(text, "20 Elm Terrace, Suite 310", "STREET", "crf"),
+        span(text, "9 Oak Ln Apt 4", "STREET", "crf"),
+    ]
+    out = steps.merge(rules, crf, text=text)
+    assert found(out) == [
+        ("STREET", "20 Elm Terrace"),
+        ("ROOM", "Suite 310"),
+        ("STREET", "9 Oak Ln Apt 4"),
+    ]
+
+
+def test_a_growth_between_two_rule_places_goes_to_the_first() -> None:
+    text = "on Willow Ward Pod C, Bed 7 since Monday"
+    rules = [
+        span(text, "Willow Ward Pod", "DEPARTMENT", "rules.location"),
+        span(text, "Bed 7", "ROOM", "rules.location"),
+    ]
+    crf = [span(text, "Willow Ward Pod C, Bed 7", "DEPARTMENT", "crf")]
+    out = steps.merge(rules, crf, text=text)
+    assert found(out) == [("DEPARTMENT", "Willow Ward Pod C"), ("ROOM", "Bed 7")]
+
+
+def test_a_city_does_not_take_the_street_line_the_crf_found_before_it() -> None:
+    text = "home address 810 Camino Alto NW, Ridgefield 87001. Next"
+    rules = [
+        span(text, "Ridgefield", "CITY", "rules.location"),
+        span(text, "87001", "ZIP", "rules.location"),
+    ]
+    crf = [span(text, "810 Camino Alto NW, Ridgefield 87001", "STREET", "crf")]
+    out = steps.merge(rules, crf, text=text)
+    assert found(out) == [
+        ("STREET", "810 Camino Alto NW"),
+        ("CITY", "Ridgefield"),
+        ("ZIP", "87001"),
+    ]
+
+
+def test_a_place_still_grows_where_no_other_rule_place_is() -> None:
+    text = "She studies at Bay View High School in town."
+    rules = [span(text, "View High School", "ORGANIZATION", "rules.location")]
+    crf = [span(text, "Bay View High School", "ORGANIZATION", "crf")]
+    assert found(steps.merge(rules, crf, text=text)) == [("ORGANIZATION", "Bay View High School")]
