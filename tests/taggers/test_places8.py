@@ -78,3 +78,31 @@ def test_a_place_still_grows_where_no_other_rule_place_is() -> None:
     rules = [span(text, "View High School", "ORGANIZATION", "rules.location")]
     crf = [span(text, "Bay View High School", "ORGANIZATION", "crf")]
     assert found(steps.merge(rules, crf, text=text)) == [("ORGANIZATION", "Bay View High School")]
+
+
+def relabel(name: str, label: str, before: str = "Seen at ") -> str:
+    text = f"{before}{name} today."
+    return steps.hospital_or_organization(text, [span(text, name, label)])[0].label
+
+
+def test_a_care_field_after_a_county_word_is_a_care_site_and_a_county_at_the_end_is_not() -> None:
+    assert relabel("Brant County Imaging", "ORGANIZATION") == "HOSPITAL"
+    assert relabel("Oxley County Transplant Partners", "ORGANIZATION") == "HOSPITAL"
+    assert relabel("Hollis County Jail", "HOSPITAL") == "ORGANIZATION"
+    assert relabel("Weller County", "HOSPITAL") == "ORGANIZATION"
+
+
+def test_an_animal_hospital_and_a_technical_institute_are_organizations() -> None:
+    assert relabel("Pine Paws Animal Hospital", "HOSPITAL") == "ORGANIZATION"
+    assert relabel("Corrin Veterinary Clinic", "HOSPITAL") == "ORGANIZATION"
+    assert relabel("Lake Institute of Technology", "HOSPITAL") == "ORGANIZATION"
+
+
+def test_agencies_and_suppliers_are_organizations_and_a_general_is_a_hospital() -> None:
+    assert relabel("Tamar Valley Health Authority", "HOSPITAL") == "ORGANIZATION"
+    assert relabel("Ridge Air Medical", "HOSPITAL") == "ORGANIZATION"
+    assert relabel("Summit Home Medical", "HOSPITAL") == "ORGANIZATION"
+    assert relabel("Tarrow Regional Dispatch", "HOSPITAL") == "ORGANIZATION"
+    assert relabel("Hillcrest General", "ORGANIZATION") == "HOSPITAL"
+    assert relabel("Eastgate Polyclinic", "ORGANIZATION") == "HOSPITAL"
+    assert relabel("Ysbyty Glan Teifi", "ORGANIZATION") == "HOSPITAL"

@@ -53,7 +53,15 @@ _PAYER_BEFORE = re.compile(
 _WORD = re.compile(r"[^\W\d_](?:[^\W\d_]|['-])+")
 #: organization words that also end the names of places (``Meade County``, ``Acadia Parish``)
 _PLACE_WORDS = frozenset(["county", "district", "parish", "union", "market"])
-KINDS = ("hospital", "weak_hospital", "organization", "care", "practice")
+KINDS = (
+    "hospital",
+    "weak_hospital",
+    "hospital_end",
+    "organization",
+    "not_care",
+    "care",
+    "practice",
+)
 
 
 @functools.cache
@@ -77,14 +85,29 @@ def _relabel(span: Span, label: str, source: str) -> Span:
     return Span(span.start, span.end, label, span.text, source, span.score)
 
 
-def _is_care_practice(name: str, words: set[str]) -> bool:
+def _is_care_practice(name: str, words: set[str], org: set[str]) -> bool:
     """A clinical field or service, and no organization word but practice words."""
     lex = institution_words()
     lowered = " ".join(name.lower().split())
     care = words & lex["care"] or any(
         " " in phrase and re.search(rf"\b{re.escape(phrase)}\b", lowered) for phrase in lex["care"]
     )
-    return bool(care) and words & lex["organization"] <= lex["practice"]
+    return bool(care) and org <= lex["practice"]
+
+
+def _organization_words(words: list[str], lowered: str) -> set[str]:
+    """The organization words (and phrases) of a name; a place word (``county``) counts
+    only at the end (``Chemung County`` is the county, ``Ross County Heart Institute`` a
+    care site)."""
+    lex = institution_words()
+    found = {w for w in words if w in lex["organization"]}
+    found -= {w for w in _PLACE_WORDS if words and words[-1] != w}
+    found |= {
+        phrase
+        for phrase in lex["organization"]
+        if " " in phrase and re.search(rf"\b{re.escape(phrase)}\b", lowered)
+    }
+    return found
 
 
 def hospital_or_organization(text: str, spans: Sequence[Span]) -> list[Span]:
@@ -93,14 +116,19 @@ def hospital_or_organization(text: str, spans: Sequence[Span]) -> list[Span]:
     out: list[Span] = []
     for s in spans:
         if s.label in ("HOSPITAL", "ORGANIZATION"):
-            words = {w.lower() for w in _WORD.findall(s.text)}
+            listed = [w.lower() for w in _WORD.findall(s.text)]
+            words = set(listed)
+            org = _organization_words(listed, " ".join(listed))
             before = text[max(0, s.start - 40) : s.start]
             payer = _PAYER_BEFORE.search(before)
-            if words & lex["hospital"] and not words & lex["organization"]:
+            strong = words & lex["hospital"] or set(listed[-1:]) & lex["hospital_end"]
+            if words & lex["not_care"]:
+                s = _relabel(s, "ORGANIZATION", "hybrid.correct:organization")
+            elif strong and not org:
                 s = _relabel(s, "HOSPITAL", "hybrid.correct:hospital")
-            elif not payer and _is_care_practice(s.text, words):
+            elif not payer and _is_care_practice(s.text, words, org):
                 s = _relabel(s, "HOSPITAL", "hybrid.correct:care_site")
-            elif not words & lex["hospital"] and (words & lex["organization"] or payer):
+            elif not words & lex["hospital"] and (org or payer):
                 s = _relabel(s, "ORGANIZATION", "hybrid.correct:organization")
             elif words & lex["weak_hospital"] or _HOSPITAL_BEFORE.search(before):
                 s = _relabel(s, "HOSPITAL", "hybrid.correct:hospital")
