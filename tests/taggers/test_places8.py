@@ -106,3 +106,11 @@ def test_agencies_and_suppliers_are_organizations_and_a_general_is_a_hospital() 
     assert relabel("Hillcrest General", "ORGANIZATION") == "HOSPITAL"
     assert relabel("Eastgate Polyclinic", "ORGANIZATION") == "HOSPITAL"
     assert relabel("Ysbyty Glan Teifi", "ORGANIZATION") == "HOSPITAL"
+
+
+def test_the_words_before_a_name_without_its_own_cue_decide() -> None:
+    assert relabel("Marlow Crest", "ORGANIZATION", "hospital d/c from ") == "HOSPITAL"
+    assert relabel("Tensing", "ORGANIZATION", "She was evaluated at ") == "HOSPITAL"
+    assert relabel("Quillby Works", "HOSPITAL", "his employer (") == "ORGANIZATION"
+    assert relabel("Aldersgate Free Baptist", "HOSPITAL", "Pt's church (") == "ORGANIZATION"
+    assert relabel("Norhaven HomeCo", "HOSPITAL", "DME via ") == "ORGANIZATION"

@@ -36,13 +36,16 @@ __all__ = [
 ]
 
 _HOSPITAL_BEFORE = re.compile(
-    r"\b(?:admitted|transferred|discharged|presented|seen|followed|treated|hospitali[sz]ed)"
-    r"\s+(?:to|at|from|in|by)\s*(?:the\s+)?$",
+    r"\b(?:admitted|transferred|discharged|presented|seen|followed|treated|hospitali[sz]ed"
+    r"|evaluated|examined|referred|d/c|discharge|follow-up|f/u|delivered|operated)"
+    r"\s+(?:to|at|from|in|by|with)\s*(?:the\s+)?$",
     re.IGNORECASE,
 )
 _ORG_BEFORE = re.compile(
     r"\b(?:works?|worked|working|employed|employee|job|retired|volunteers?|attends?)"
-    r"\s+(?:at|for|by|from|with|of)?\s*(?:the\s+)?$",
+    r"\s+(?:at|for|by|from|with|of)?\s*(?:the\s+)?$"
+    r"|\b(?:employer|church|congregation|DME|vendor|supplier)\b(?:\s+(?:is|was|via|from))?"
+    r"[\s(:,-]*$",
     re.IGNORECASE,
 )
 #: a payer label shortly before on the line: the name is an insurer, an ORGANIZATION
