@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from phiscrub.span import Span
 from phiscrub.taggers import hybrid_steps as steps
+from phiscrub.taggers.hybrid_places import generic_places
 
 
 def span(text: str, needle: str, label: str, source: str = "t") -> Span:
@@ -114,3 +115,24 @@ def test_the_words_before_a_name_without_its_own_cue_decide() -> None:
     assert relabel("Quillby Works", "HOSPITAL", "his employer (") == "ORGANIZATION"
     assert relabel("Aldersgate Free Baptist", "HOSPITAL", "Pt's church (") == "ORGANIZATION"
     assert relabel("Norhaven HomeCo", "HOSPITAL", "DME via ") == "ORGANIZATION"
+
+
+def test_a_generic_unit_or_service_is_no_hospital_but_a_name_that_goes_on_is_kept() -> None:
+    text = (
+        "Followed at the Sickle Cell Clinic since May.\n"
+        "Geriatric Day Hospital (3/F) on Monday.\n"
+        "Seen at Women's Clinic of Tarrant, then Oak Desert Heart & Vascular and County General."
+    )
+    spans = [
+        span(text, "Sickle Cell Clinic", "HOSPITAL"),
+        span(text, "Geriatric Day Hospital", "HOSPITAL"),
+        span(text, "Women's Clinic", "HOSPITAL"),
+        span(text, "Heart & Vascular", "HOSPITAL"),
+        span(text, "County General", "HOSPITAL"),
+    ]
+    assert [s.text for s in generic_places(text, spans)] == [
+        "Women's Clinic",
+        "Heart & Vascular",
+        "County General",
+    ]
+

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import functools
 import re
+import tomllib
 from collections.abc import Sequence
 from importlib import resources
 
@@ -28,6 +29,7 @@ from phiscrub.span import Span
 
 __all__ = [
     "ADDRESS_PARTS",
+    "generic_places",
     "hospital_or_organization",
     "institution_words",
     "place_limits",
@@ -64,6 +66,7 @@ KINDS = (
     "not_care",
     "care",
     "practice",
+    "generic",
 )
 
 
@@ -137,6 +140,46 @@ def hospital_or_organization(text: str, spans: Sequence[Span]) -> list[Span]:
                 s = _relabel(s, "HOSPITAL", "hybrid.correct:hospital")
             elif _ORG_BEFORE.search(before):
                 s = _relabel(s, "ORGANIZATION", "hybrid.correct:organization")
+        out.append(s)
+    return out
+
+
+@functools.cache
+def generic_words() -> frozenset[str]:
+    """The words of a generic unit or service: the generic facility words of the rules
+    (``FACILITY_GENERIC`` of ``data/patterns/location.toml``) and the ``generic`` kind of
+    ``institution_words.txt`` (conditions a clinic is named after: failure, sickle, cell)."""
+    path = resources.files("phiscrub").joinpath("data", "patterns", "location.toml")
+    alternation = tomllib.loads(path.read_text(encoding="utf-8"))["defs"]["FACILITY_GENERIC"]
+    words = {w.lower() for w in re.findall(r"[A-Za-z][A-Za-z'-]*", alternation) if w != "i"}
+    return frozenset(words | institution_words()["generic"])
+
+
+#: a capitalized word (or ``of`` and one) right after a span on its line: a longer name
+_NAME_GOES_ON = re.compile(r"[ \t]*(?:&[ \t]*|of[ \t]+)?[A-Z]")
+#: a capitalized word right before a span on its line: the span ends a longer name
+_NAME_BEFORE = re.compile(r"[A-Z][\w'-]*[ \t]+(?:&[ \t]+)?$")
+
+
+def generic_places(text: str, spans: Sequence[Span]) -> list[Span]:
+    """A HOSPITAL made only of generic words (``Heart Failure Clinic``,
+    ``Geriatric Day Hospital``, ``Public Health Nursing``) is dropped, after GUIDELINES.md
+    (generic units are not tagged), unless a capitalized word goes on or comes before it on
+    its line (``Women's Clinic of Acadiana``, ``High Desert Heart``: part of a name)."""
+    generic, ends = generic_words(), institution_words()["hospital_end"]
+    out: list[Span] = []
+    for s in spans:
+        if s.label == "HOSPITAL":
+            words = [w.lower() for w in _WORD.findall(s.text)]
+            line_start = text.rfind("\n", 0, s.start) + 1
+            if (
+                words
+                and all(w in generic for w in words)
+                and words[-1] not in ends
+                and not _NAME_GOES_ON.match(text, s.end)
+                and not _NAME_BEFORE.search(text[max(line_start, s.start - 40) : s.start])
+            ):
+                continue
         out.append(s)
     return out
 
