@@ -136,3 +136,18 @@ def test_a_generic_unit_or_service_is_no_hospital_but_a_name_that_goes_on_is_kep
         "County General",
     ]
 
+
+
+def test_a_region_the_rules_found_before_its_postcode_is_kept_as_a_state() -> None:
+    text = "14 Reef Rd, Tallow QLD 4410; Ormsby, ON K7L 2V3; kicked in QLD"
+    spans = [
+        span(text, "QLD", "STATE", "rules.location:au_state_postcode"),
+        span(text, "ON", "STATE", "rules.location:ca_province_postcode+crf"),
+        span(text, "QLD 4410; Ormsby", "LOCATION-OTHER", "crf"),
+    ]
+    crf_state = Span.of(text, text.rindex("QLD"), len(text), "STATE", "crf", 1.0)
+    out = steps.drop_unknown_states(text, [*spans, crf_state])
+    assert [(s.text, s.source) for s in out if s.label == "STATE"] == [
+        ("QLD", "rules.location:au_state_postcode"),
+        ("ON", "rules.location:ca_province_postcode+crf"),
+    ]

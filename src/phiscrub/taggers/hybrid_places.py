@@ -29,6 +29,7 @@ from phiscrub.span import Span
 
 __all__ = [
     "ADDRESS_PARTS",
+    "ADDRESS_RULES",
     "generic_places",
     "hospital_or_organization",
     "institution_words",
@@ -204,6 +205,19 @@ def place_or_organization(text: str, spans: Sequence[Span]) -> list[Span]:
 # -- merge: how far a rule place grows over the CRF's (``hybrid_steps.merge``) --------
 #: rule places that end an address line: they never grow over a CRF STREET
 ADDRESS_PARTS = frozenset({"CITY", "ZIP", "STATE", "COUNTRY"})
+#: rules that find a state or region with the postcode after it (not ``city_state_zip``:
+#: its upper-case state alternative also takes a city, ``HAYDEN, AMARILLO 79102``)
+ADDRESS_RULES = frozenset(
+    f"rules.location:{name}"
+    for name in (
+        "uk_town_postcode",
+        "ca_province_postcode",
+        "au_state_postcode",
+        "eircode",
+        "city_province",
+        "hl7_address",
+    )
+)
 #: a word of two letters or more (a street part left of a cut is more than a house number)
 _LETTERS = re.compile(r"[^\W\d_]{2}")
 #: what separates the parts of an address (``62 Main Rd, Suite 4 - Hutt 5010``, ``Dr^^Elko``)

@@ -31,6 +31,7 @@ from importlib import resources
 from phiscrub.span import Span
 from phiscrub.taggers.hybrid_places import (
     ADDRESS_PARTS,
+    ADDRESS_RULES,
     hospital_or_organization,
     institution_words,
     place_limits,
@@ -251,12 +252,16 @@ def drop_credentials(text: str, spans: Sequence[Span]) -> list[Span]:
 def drop_unknown_states(
     text: str, spans: Sequence[Span], states: frozenset[str] | None = None
 ) -> list[Span]:
-    """STATE spans whose text is no state name or postal code are dropped."""
+    """STATE spans whose text is no state name or postal code are dropped; a STATE the
+    rules found inside an address with its postcode (``Redcliffe QLD 4020``, ``Collingwood,
+    ON L9Y 2M4``, ``Co. Galway H53 T9W2``) is kept (``hybrid_places.ADDRESS_RULES``)."""
     known = state_names() if states is None else states
     return [
         s
         for s in spans
-        if s.label != "STATE" or " ".join(s.text.replace(".", "").split()).lower() in known
+        if s.label != "STATE"
+        or " ".join(s.text.replace(".", "").split()).lower() in known
+        or s.source.split("+")[0] in ADDRESS_RULES
     ]
 
 
