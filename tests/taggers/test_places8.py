@@ -90,7 +90,8 @@ def test_a_care_field_after_a_county_word_is_a_care_site_and_a_county_at_the_end
     assert relabel("Brant County Imaging", "ORGANIZATION") == "HOSPITAL"
     assert relabel("Oxley County Transplant Partners", "ORGANIZATION") == "HOSPITAL"
     assert relabel("Hollis County Jail", "HOSPITAL") == "ORGANIZATION"
-    assert relabel("Weller County", "HOSPITAL") == "ORGANIZATION"
+    assert relabel("Weller County", "ORGANIZATION") == "LOCATION-OTHER"  # a region
+    assert relabel("Weller County Health", "ORGANIZATION") == "HOSPITAL"
 
 
 def test_an_animal_hospital_and_a_technical_institute_are_organizations() -> None:

@@ -117,6 +117,19 @@ def _organization_words(words: list[str], lowered: str) -> set[str]:
     return found
 
 
+def _is_region(words: list[str]) -> bool:
+    """A county named by one or two words of its own (``Merrimack County``): a region,
+    LOCATION-OTHER after GUIDELINES.md, not the county's offices."""
+    lex = institution_words()
+    kinds = ("hospital", "weak_hospital", "organization", "care", "practice", "not_care")
+    own = words[:-1]
+    return (
+        len(words) in (2, 3)
+        and words[-1] == "county"
+        and not any(w in lex[kind] for w in own for kind in kinds)
+    )
+
+
 def hospital_or_organization(text: str, spans: Sequence[Span]) -> list[Span]:
     """HOSPITAL or ORGANIZATION by the span's own words, else by the words before it."""
     lex = institution_words()
@@ -129,7 +142,9 @@ def hospital_or_organization(text: str, spans: Sequence[Span]) -> list[Span]:
             before = text[max(0, s.start - 40) : s.start]
             payer = _PAYER_BEFORE.search(before)
             strong = words & lex["hospital"] or set(listed[-1:]) & lex["hospital_end"]
-            if words & lex["not_care"]:
+            if _is_region(listed):
+                s = _relabel(s, "LOCATION-OTHER", "hybrid.correct:region")
+            elif words & lex["not_care"]:
                 s = _relabel(s, "ORGANIZATION", "hybrid.correct:organization")
             elif strong and not org:
                 s = _relabel(s, "HOSPITAL", "hybrid.correct:hospital")
