@@ -152,3 +152,11 @@ def test_a_region_the_rules_found_before_its_postcode_is_kept_as_a_state() -> No
         ("QLD", "rules.location:au_state_postcode"),
         ("ON", "rules.location:ca_province_postcode+crf"),
     ]
+
+
+def test_a_city_that_is_a_name_and_a_floor_number_is_a_ward() -> None:
+    text = "Back to Larchmont 4 after PACU; lives in Larchmont."
+    last = text.rindex("Larchmont")
+    spans = [span(text, "Larchmont 4", "CITY"), Span.of(text, last, last + 9, "CITY", "t", 1.0)]
+    out = steps.place_or_organization(text, spans)
+    assert found(out) == [("DEPARTMENT", "Larchmont 4"), ("CITY", "Larchmont")]

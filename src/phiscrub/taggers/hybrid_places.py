@@ -200,14 +200,21 @@ def generic_places(text: str, spans: Sequence[Span]) -> list[Span]:
     return out
 
 
+#: a name and a floor number (``Cottonwood 4``): a named ward, never a town
+_WARD = re.compile(r"[A-Z][\w'-]+(?:[ ][A-Z][\w'-]+)?[ ]\d{1,2}")
+
+
 def place_or_organization(text: str, spans: Sequence[Span]) -> list[Span]:
     """A CITY or LOCATION-OTHER of two words or more ending in an institution word takes
-    that institution's type (the correction above then decides which)."""
+    that institution's type (the correction above then decides which); a CITY that is a
+    name and a floor number (``back to Cottonwood 4``) is a named ward, a DEPARTMENT."""
     lex = institution_words()
     out: list[Span] = []
     for s in spans:
         words = _WORD.findall(s.text)
-        if s.label in ("CITY", "LOCATION-OTHER") and len(words) >= 2:
+        if s.label == "CITY" and _WARD.fullmatch(s.text):
+            s = _relabel(s, "DEPARTMENT", "hybrid.correct:ward")
+        elif s.label in ("CITY", "LOCATION-OTHER") and len(words) >= 2:
             last = words[-1].lower()
             if last in lex["organization"] and last not in _PLACE_WORDS:
                 s = _relabel(s, "ORGANIZATION", "hybrid.correct:place_org")
