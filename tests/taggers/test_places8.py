@@ -160,3 +160,14 @@ def test_a_city_that_is_a_name_and_a_floor_number_is_a_ward() -> None:
     spans = [span(text, "Larchmont 4", "CITY"), Span.of(text, last, last + 9, "CITY", "t", 1.0)]
     out = steps.place_or_organization(text, spans)
     assert found(out) == [("DEPARTMENT", "Larchmont 4"), ("CITY", "Larchmont")]
+
+
+def test_a_street_or_town_ending_in_a_care_word_is_the_practice_there() -> None:
+    text = "GP: Ferndale Lane Surgery; plan at Tamsin Ridge VAMC and Harlow Midwifery."
+    spans = [
+        span(text, "Ferndale Lane Surgery", "STREET"),
+        span(text, "Tamsin Ridge VAMC", "CITY"),
+        span(text, "Harlow Midwifery", "LOCATION-OTHER"),
+    ]
+    out = steps.place_or_organization(text, spans)
+    assert [s.label for s in out] == ["HOSPITAL", "HOSPITAL", "HOSPITAL"]

@@ -200,6 +200,8 @@ def generic_places(text: str, spans: Sequence[Span]) -> list[Span]:
     return out
 
 
+#: the place labels a city cue or the CRF gives an institution's name
+_PLACES = ("CITY", "LOCATION-OTHER", "STREET", "COUNTRY")
 #: a name and a floor number (``Cottonwood 4``): a named ward, never a town
 _WARD = re.compile(r"[A-Z][\w'-]+(?:[ ][A-Z][\w'-]+)?[ ]\d{1,2}")
 
@@ -209,16 +211,17 @@ def place_or_organization(text: str, spans: Sequence[Span]) -> list[Span]:
     that institution's type (the correction above then decides which); a CITY that is a
     name and a floor number (``back to Cottonwood 4``) is a named ward, a DEPARTMENT."""
     lex = institution_words()
+    care = lex["hospital"] | lex["weak_hospital"] | lex["care"]
     out: list[Span] = []
     for s in spans:
         words = _WORD.findall(s.text)
         if s.label == "CITY" and _WARD.fullmatch(s.text):
             s = _relabel(s, "DEPARTMENT", "hybrid.correct:ward")
-        elif s.label in ("CITY", "LOCATION-OTHER") and len(words) >= 2:
-            last = words[-1].lower()
+        elif s.label in _PLACES and len(words) >= 2:
+            last, lowered = words[-1].lower(), {w.lower() for w in words}
             if last in lex["organization"] and last not in _PLACE_WORDS:
                 s = _relabel(s, "ORGANIZATION", "hybrid.correct:place_org")
-            elif last in lex["hospital"]:
+            elif last in care or lowered & lex["hospital"]:
                 s = _relabel(s, "HOSPITAL", "hybrid.correct:place_org")
         out.append(s)
     return out
