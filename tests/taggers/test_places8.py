@@ -171,3 +171,14 @@ def test_a_street_or_town_ending_in_a_care_word_is_the_practice_there() -> None:
     ]
     out = steps.place_or_organization(text, spans)
     assert [s.label for s in out] == ["HOSPITAL", "HOSPITAL", "HOSPITAL"]
+
+
+def test_a_make_and_model_or_a_field_label_is_no_place() -> None:
+    text = "Drove a blue 2038 Corvan Zephyr; adm 02/26/2000 Whitby 3 bed 4.\nInsurer: Acme Mutual"
+    spans = [
+        span(text, "Corvan Zephyr", "ORGANIZATION"),
+        span(text, "Whitby 3", "DEPARTMENT"),
+        span(text, "Insurer", "ORGANIZATION"),
+        span(text, "Acme Mutual", "ORGANIZATION"),
+    ]
+    assert [s.text for s in generic_places(text, spans)] == ["Whitby 3", "Acme Mutual"]

@@ -177,6 +177,20 @@ _NAME_GOES_ON = re.compile(r"[ \t]*(?:&[ \t]*|of[ \t]+)?[A-Z]")
 _NAME_BEFORE = re.compile(r"[A-Z][\w'-]*[ \t]+(?:&[ \t]+)?$")
 
 
+#: a model year (and a colour) right before: a vehicle's make and model follows
+_YEAR_BEFORE = re.compile(r"(?<![\d/.-])\b(?:19|20)\d\d[ \t]+$")
+#: a field label's colon or number sign right after
+_LABEL_AFTER = re.compile(r"[ \t]*(?:#[ \t]*)?:")
+
+
+def _not_a_place(text: str, s: Span) -> bool:
+    """A make and model after a model year (``2037 Toyota RAV4``), or a one-word field
+    label (``Insurer:``, ``Callback #:``)."""
+    if _YEAR_BEFORE.search(text, max(0, s.start - 6), s.start):
+        return True
+    return " " not in s.text.strip() and bool(_LABEL_AFTER.match(text, s.end))
+
+
 def generic_places(text: str, spans: Sequence[Span]) -> list[Span]:
     """A HOSPITAL made only of generic words (``Heart Failure Clinic``,
     ``Geriatric Day Hospital``, ``Public Health Nursing``) is dropped, after GUIDELINES.md
@@ -185,6 +199,8 @@ def generic_places(text: str, spans: Sequence[Span]) -> list[Span]:
     generic, ends = generic_words(), institution_words()["hospital_end"]
     out: list[Span] = []
     for s in spans:
+        if s.label in ("HOSPITAL", "ORGANIZATION", "DEPARTMENT") and _not_a_place(text, s):
+            continue
         if s.label == "HOSPITAL":
             words = [w.lower() for w in _WORD.findall(s.text)]
             line_start = text.rfind("\n", 0, s.start) + 1
