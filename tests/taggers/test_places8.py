@@ -182,3 +182,21 @@ def test_a_make_and_model_or_a_field_label_is_no_place() -> None:
         span(text, "Acme Mutual", "ORGANIZATION"),
     ]
     assert [s.text for s in generic_places(text, spans)] == ["Whitby 3", "Acme Mutual"]
+
+
+def test_a_place_grows_up_to_a_lower_case_word_and_the_crf_keeps_the_name_beyond() -> None:
+    text = "Travelled to Lima, Peru over Inti Raymi; fell at Kestrel Hill junction."
+    rules = [
+        span(text, "Peru", "COUNTRY", "dict.places"),
+        span(text, "Kestrel", "CITY", "dict.places"),
+    ]
+    crf = [
+        span(text, "Peru over Inti Raymi", "LOCATION-OTHER", "crf"),
+        span(text, "Kestrel Hill junction", "LOCATION-OTHER", "crf"),
+    ]
+    out = steps.merge(rules, crf, text=text)
+    assert found(out) == [
+        ("COUNTRY", "Peru"),
+        ("LOCATION-OTHER", "Inti Raymi"),
+        ("CITY", "Kestrel Hill"),
+    ]

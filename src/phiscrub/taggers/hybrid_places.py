@@ -35,7 +35,7 @@ __all__ = [
     "institution_words",
     "place_limits",
     "place_or_organization",
-    "street_rest",
+    "place_rest",
 ]
 
 _HOSPITAL_BEFORE = re.compile(
@@ -259,17 +259,27 @@ ADDRESS_RULES = frozenset(
         "hl7_address",
     )
 )
+#: a capitalized word (``Carnaval``, ``O'Hare``, ``Sainte-Marthe``)
+_CAPITALIZED = re.compile(r"\b[A-Z][\w'-]*[\w]")
 #: a word of two letters or more (a street part left of a cut is more than a house number)
 _LETTERS = re.compile(r"[^\W\d_]{2}")
+#: a lower-case word a place name does not hold (``Brazil over Carnaval``; not ``of``,
+#: ``del``, ``upon``: ``Bay of Islands``, ``Paseo del Norte``)
+_LOWER_WORD = re.compile(
+    r"\b(?!(?:of|de|del|la|le|du|des|da|do|dos|das|di|y|e|upon|on|the|and|van|von|st)\b)"
+    r"[a-z]{2,}\b"
+)
 #: what separates the parts of an address (``62 Main Rd, Suite 4 - Hutt 5010``, ``Dr^^Elko``)
 _SEPARATORS = " \t\n,;:-\u2013\u2014/|^()."
 
 
-def street_rest(crf: Span, first: Sequence[Span], text: str) -> list[Span]:
-    """A CRF STREET cut around the rules' place spans in it, the parts with a word kept
-    (``5611 Paseo del Norte NW`` of a CRF STREET ``5611 Paseo del Norte NW, Abbotsford
-    87114`` whose CITY and ZIP the rules found)."""
-    if crf.label != "STREET":
+def place_rest(crf: Span, first: Sequence[Span], text: str) -> list[Span]:
+    """A CRF place cut around the rules' place spans in it, the parts that hold a name
+    kept: a street part with a word (``5611 Paseo del Norte NW`` of a CRF STREET ``5611
+    Paseo del Norte NW, Abbotsford 87114`` whose CITY and ZIP the rules found), else the
+    stretch from the first to the last capitalized word (``Carnaval`` of ``Brazil over
+    Carnaval`` whose country the rules found)."""
+    if crf.category != "LOCATION":
         return [crf]
     cuts = sorted(f for f in first if f.category == "LOCATION" and f.overlaps(crf))
     if not cuts:
@@ -277,15 +287,22 @@ def street_rest(crf: Span, first: Sequence[Span], text: str) -> list[Span]:
     out: list[Span] = []
     lo = crf.start
     for c_start, c_end in [*((c.start, c.end) for c in cuts), (crf.end, crf.end)]:
-        a, b = lo, min(c_start, crf.end)
+        a, b = _rest_piece(text, crf.label, lo, min(c_start, crf.end))
+        if b > a:
+            out.append(Span(a, b, crf.label, text[a:b], crf.source + "+rest", crf.score))
+        lo = max(lo, c_end)
+    return out
+
+
+def _rest_piece(text: str, label: str, a: int, b: int) -> tuple[int, int]:
+    if label == "STREET":
         while a < b and text[a] in _SEPARATORS:
             a += 1
         while b > a and text[b - 1] in _SEPARATORS:
             b -= 1
-        if _LETTERS.search(text[a:b]):
-            out.append(Span(a, b, crf.label, text[a:b], crf.source + "+rest", crf.score))
-        lo = max(lo, c_end)
-    return out
+        return (a, b) if _LETTERS.search(text, a, b) else (a, a)
+    names = list(_CAPITALIZED.finditer(text, a, b))
+    return (names[0].start(), names[-1].end()) if names else (a, a)
 
 
 def place_limits(
@@ -305,4 +322,15 @@ def place_limits(
                 end -= 1
         elif start < r.end <= span.start:
             start = span.start
+    if text and span.label not in ("STREET", "ROOM"):
+        before = list(_LOWER_WORD.finditer(text, start, span.start))
+        if before:
+            start = before[-1].end()
+            while start < span.start and text[start] in _SEPARATORS:
+                start += 1
+        after = _LOWER_WORD.search(text, span.end, end)
+        if after:
+            end = after.start()
+            while end > span.end and text[end - 1] in _SEPARATORS:
+                end -= 1
     return start, end

@@ -36,7 +36,7 @@ from phiscrub.taggers.hybrid_places import (
     institution_words,
     place_limits,
     place_or_organization,
-    street_rest,
+    place_rest,
 )
 from phiscrub.taxonomy import CATEGORY_OF
 
@@ -98,7 +98,7 @@ def merge(
     rules priority for the well-formed categories only: 0.889 and 0.853)."""
     first = _resolve([_grow(s, crf, text, rules) for s in rules if s.category in priority])
     if text:
-        crf = [part for s in crf for part in street_rest(s, first, text)]
+        crf = [part for s in crf for part in place_rest(s, first, text)]
     second = _resolve([s for s in crf if not _covered(s, first)])
     out = first + second
     if fill:
