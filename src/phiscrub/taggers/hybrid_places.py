@@ -5,16 +5,24 @@ words (``data/lexicons/institution_words.txt``), else from the words before it. 
 practice (a clinical field or service with only practice words among its organization
 words: ``Kailua Town Medical Group``, ``Back Mountain Counseling Services``, ``Essex Home Care
 Partners``) is a HOSPITAL, after GUIDELINES.md "Places" (physician, dental and therapy
-practices, home-health agencies are care sites).
+practices, home-health agencies are care sites); a veterinary or technical name is an
+ORGANIZATION whatever else it holds; ``Merrimack County`` alone is a region, LOCATION-OTHER.
 
-``place_or_organization``: a CITY or LOCATION-OTHER span of two words or more that ends in
-an organization or hospital word (``Big Sky Drug``, ``Four Corners Cancer Fund``) is that
-institution: the city cue of the rules (``from``, ``to``) took the name of a shop or a fund.
+``place_or_organization``: a STREET, CITY, LOCATION-OTHER or COUNTRY span of two words or
+more that ends in an organization or care word, or holds a hospital word (``Big Sky Drug``,
+``Tollgate Lane Surgery``), is that institution: the city cue of the rules (``from``,
+``to``) or the CRF took the name of a shop, a fund or a practice. A CITY that is a name
+and a floor number (``Cottonwood 4``) is a named ward, a DEPARTMENT.
 
-``place_limits`` and ``street_rest`` (used by ``hybrid_steps.merge``): a rule place grows
+``generic_places``: a HOSPITAL of generic words only (``Sickle Cell Clinic``) is dropped
+(GUIDELINES.md: generic units are not tagged), as is an institution that is a vehicle's make
+and model after its year or a one-word field label.
+
+``place_limits`` and ``place_rest`` (used by ``hybrid_steps.merge``): a rule place grows
 over the CRF's place only up to the rules' next place of another type (the CRF often takes
-a whole address line, ``12 Main Rd, Hutt 5010``, as one STREET), and the street part of a
-CRF STREET around the rules' city and postcode is kept.
+a whole address line, ``12 Main Rd, Hutt 5010``, as one STREET) and up to a lower-case
+word; the street part or the capitalized stretch of a CRF place outside the rules' places
+is kept.
 """
 
 from __future__ import annotations

@@ -95,7 +95,8 @@ def merge(
     better at the type of a name or place, the CRF at where a long one ends. Measured
     with a model trained on TRAIN only (strict F1 / binary token recall): DEV
     0.889/0.986 -> 0.900/0.986, corpora/tune 0.853/0.972 -> 0.887/0.979 (seed 001 gives
-    rules priority for the well-formed categories only: 0.889 and 0.853)."""
+    rules priority for the well-formed categories only: 0.889 and 0.853). The capitalized
+    parts of a CRF place outside the rules' places stay (``hybrid_places.place_rest``)."""
     first = _resolve([_grow(s, crf, text, rules) for s in rules if s.category in priority])
     if text:
         crf = [part for s in crf for part in place_rest(s, first, text)]
@@ -112,9 +113,8 @@ def _grow(span: Span, crf: Sequence[Span], text: str = "", rules: Sequence[Span]
     A name grows only over more name words (``T. Haskins``, ``VANTERPOOL, Desmond``), not
     over a credential, a title or role, or a lower-case word (``Ann Lee, BSN``, ``Nurse
     Kim Ames``, ``Dr. Ferreira concurs``): on DEV, corpora/tune and corpora/train2 with a
-    TRAIN-only model, growth made 48 names exact and broke 16, all of those kinds.
-    A place grows up to, never over, another rule span of a different place type
-    (``hybrid_places.place_limits``): the CRF often takes a whole address line as one STREET."""
+    TRAIN-only model, growth made 48 names exact and broke 16, all of those kinds. A place
+    grows only up to the rules' next place of another type (``hybrid_places.place_limits``)."""
     if span.category not in GROW:
         return span
     over = [s for s in crf if s.category == span.category and s.overlaps(span)]
@@ -252,9 +252,8 @@ def drop_credentials(text: str, spans: Sequence[Span]) -> list[Span]:
 def drop_unknown_states(
     text: str, spans: Sequence[Span], states: frozenset[str] | None = None
 ) -> list[Span]:
-    """STATE spans whose text is no state name or postal code are dropped; a STATE the
-    rules found inside an address with its postcode (``Redcliffe QLD 4020``, ``Collingwood,
-    ON L9Y 2M4``, ``Co. Galway H53 T9W2``) is kept (``hybrid_places.ADDRESS_RULES``)."""
+    """STATE spans whose text is no state name or postal code are dropped, but not one the
+    rules found before its postcode (``Redcliffe QLD 4020``: ``hybrid_places.ADDRESS_RULES``)."""
     known = state_names() if states is None else states
     return [
         s
