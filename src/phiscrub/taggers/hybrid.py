@@ -11,7 +11,7 @@
     merge     rule priority (well-formed categories, and names and places, whose rule
               spans grow over the CRF's) (``hybrid_steps.merge``), then ``trim_names``
     fax_or_phone, drop_credentials, drop_unknown_states, id_by_context, place_or_organization,
-    hospital_or_organization, name_roles                             error correction
+    hospital_or_organization, generic_places, name_roles            error correction
     doctor_after_title, type_counting, propagate                     reconciliation
 
 Every step after ``crf`` is a pure function on spans (``hybrid_steps``) and can be switched
@@ -42,6 +42,7 @@ from phiscrub.taggers.crf import CRFSettings
 from phiscrub.taggers.decode import OUTSIDE, ArrayDecoder, score_spans
 from phiscrub.taggers.hybrid_ids import id_by_context
 from phiscrub.taggers.hybrid_numbers import bare_numbers
+from phiscrub.taggers.hybrid_places import generic_places
 from phiscrub.taggers.hybrid_tidy import clinical_filter, tidy, trim_names
 from phiscrub.taggers.hybrid_train import CRF_GROUPS, train_groups
 from phiscrub.text import Token, bio_to_spans, tokenize
@@ -62,6 +63,7 @@ STEPS = (
     "id_by_context",
     "place_or_organization",
     "hospital_or_organization",
+    "generic_places",
     "name_roles",
     "doctor_after_title",
     "type_counting",
@@ -250,6 +252,8 @@ class HybridTagger:
             spans = steps.place_or_organization(doc.text, spans)
         if "hospital_or_organization" not in off:
             spans = steps.hospital_or_organization(doc.text, spans)
+        if "generic_places" not in off:
+            spans = generic_places(doc.text, spans)
         if "name_roles" not in off:
             spans = steps.name_roles(doc.text, spans)
         if "doctor_after_title" not in off:

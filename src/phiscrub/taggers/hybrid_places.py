@@ -5,32 +5,58 @@ words (``data/lexicons/institution_words.txt``), else from the words before it. 
 practice (a clinical field or service with only practice words among its organization
 words: ``Kailua Town Medical Group``, ``Back Mountain Counseling Services``, ``Essex Home Care
 Partners``) is a HOSPITAL, after GUIDELINES.md "Places" (physician, dental and therapy
-practices, home-health agencies are care sites).
+practices, home-health agencies are care sites); a veterinary or technical name is an
+ORGANIZATION whatever else it holds; ``Merrimack County`` alone is a region, LOCATION-OTHER.
 
-``place_or_organization``: a CITY or LOCATION-OTHER span of two words or more that ends in
-an organization or hospital word (``Big Sky Drug``, ``Four Corners Cancer Fund``) is that
-institution: the city cue of the rules (``from``, ``to``) took the name of a shop or a fund.
+``place_or_organization``: a STREET, CITY, LOCATION-OTHER or COUNTRY span of two words or
+more that ends in an organization or care word, or holds a hospital word (``Big Sky Drug``,
+``Tollgate Lane Surgery``), is that institution: the city cue of the rules (``from``,
+``to``) or the CRF took the name of a shop, a fund or a practice. A CITY that is a name
+and a floor number (``Cottonwood 4``) is a named ward, a DEPARTMENT.
+
+``generic_places``: a HOSPITAL of generic words only (``Sickle Cell Clinic``) is dropped
+(GUIDELINES.md: generic units are not tagged), as is an institution that is a vehicle's make
+and model after its year or a one-word field label.
+
+``place_limits`` and ``place_rest`` (used by ``hybrid_steps.merge``): a rule place grows
+over the CRF's place only up to the rules' next place of another type (the CRF often takes
+a whole address line, ``12 Main Rd, Hutt 5010``, as one STREET) and up to a lower-case
+word; the street part or the capitalized stretch of a CRF place outside the rules' places
+is kept.
 """
 
 from __future__ import annotations
 
 import functools
 import re
+import tomllib
 from collections.abc import Sequence
 from importlib import resources
 
 from phiscrub.span import Span
 
-__all__ = ["hospital_or_organization", "institution_words", "place_or_organization"]
+__all__ = [
+    "ADDRESS_PARTS",
+    "ADDRESS_RULES",
+    "generic_places",
+    "hospital_or_organization",
+    "institution_words",
+    "place_limits",
+    "place_or_organization",
+    "place_rest",
+]
 
 _HOSPITAL_BEFORE = re.compile(
-    r"\b(?:admitted|transferred|discharged|presented|seen|followed|treated|hospitali[sz]ed)"
-    r"\s+(?:to|at|from|in|by)\s*(?:the\s+)?$",
+    r"\b(?:admitted|transferred|discharged|presented|seen|followed|treated|hospitali[sz]ed"
+    r"|evaluated|examined|referred|d/c|discharge|follow-up|f/u|delivered|operated)"
+    r"\s+(?:to|at|from|in|by|with)\s*(?:the\s+)?$",
     re.IGNORECASE,
 )
 _ORG_BEFORE = re.compile(
     r"\b(?:works?|worked|working|employed|employee|job|retired|volunteers?|attends?)"
-    r"\s+(?:at|for|by|from|with|of)?\s*(?:the\s+)?$",
+    r"\s+(?:at|for|by|from|with|of)?\s*(?:the\s+)?$"
+    r"|\b(?:employer|church|congregation|DME|vendor|supplier)\b(?:\s+(?:is|was|via|from))?"
+    r"[\s(:,-]*$",
     re.IGNORECASE,
 )
 #: a payer label shortly before on the line: the name is an insurer, an ORGANIZATION
@@ -41,7 +67,16 @@ _PAYER_BEFORE = re.compile(
 _WORD = re.compile(r"[^\W\d_](?:[^\W\d_]|['-])+")
 #: organization words that also end the names of places (``Meade County``, ``Acadia Parish``)
 _PLACE_WORDS = frozenset(["county", "district", "parish", "union", "market"])
-KINDS = ("hospital", "weak_hospital", "organization", "care", "practice")
+KINDS = (
+    "hospital",
+    "weak_hospital",
+    "hospital_end",
+    "organization",
+    "not_care",
+    "care",
+    "practice",
+    "generic",
+)
 
 
 @functools.cache
@@ -65,15 +100,42 @@ def _relabel(span: Span, label: str, source: str) -> Span:
     return Span(span.start, span.end, label, span.text, source, span.score)
 
 
-def _is_care_practice(name: str, words: set[str]) -> bool:
+def _is_care_practice(name: str, words: set[str], org: set[str]) -> bool:
     """A clinical field or service, and no organization word but practice words."""
     lex = institution_words()
     lowered = " ".join(name.lower().split())
     care = words & lex["care"] or any(
-        " " in phrase and re.search(rf"\b{re.escape(phrase)}\b", lowered)
-        for phrase in lex["care"]
+        " " in phrase and re.search(rf"\b{re.escape(phrase)}\b", lowered) for phrase in lex["care"]
     )
-    return bool(care) and words & lex["organization"] <= lex["practice"]
+    return bool(care) and org <= lex["practice"]
+
+
+def _organization_words(words: list[str], lowered: str) -> set[str]:
+    """The organization words (and phrases) of a name; a place word (``county``) counts
+    only at the end (``Chemung County`` is the county, ``Ross County Heart Institute`` a
+    care site)."""
+    lex = institution_words()
+    found = {w for w in words if w in lex["organization"]}
+    found -= {w for w in _PLACE_WORDS if words and words[-1] != w}
+    found |= {
+        phrase
+        for phrase in lex["organization"]
+        if " " in phrase and re.search(rf"\b{re.escape(phrase)}\b", lowered)
+    }
+    return found
+
+
+def _is_region(words: list[str]) -> bool:
+    """A county named by one or two words of its own (``Merrimack County``): a region,
+    LOCATION-OTHER after GUIDELINES.md, not the county's offices."""
+    lex = institution_words()
+    kinds = ("hospital", "weak_hospital", "organization", "care", "practice", "not_care")
+    own = words[:-1]
+    return (
+        len(words) in (2, 3)
+        and words[-1] == "county"
+        and not any(w in lex[kind] for w in own for kind in kinds)
+    )
 
 
 def hospital_or_organization(text: str, spans: Sequence[Span]) -> list[Span]:
@@ -82,14 +144,21 @@ def hospital_or_organization(text: str, spans: Sequence[Span]) -> list[Span]:
     out: list[Span] = []
     for s in spans:
         if s.label in ("HOSPITAL", "ORGANIZATION"):
-            words = {w.lower() for w in _WORD.findall(s.text)}
+            listed = [w.lower() for w in _WORD.findall(s.text)]
+            words = set(listed)
+            org = _organization_words(listed, " ".join(listed))
             before = text[max(0, s.start - 40) : s.start]
             payer = _PAYER_BEFORE.search(before)
-            if words & lex["hospital"] and not words & lex["organization"]:
+            strong = words & lex["hospital"] or set(listed[-1:]) & lex["hospital_end"]
+            if _is_region(listed):
+                s = _relabel(s, "LOCATION-OTHER", "hybrid.correct:region")
+            elif words & lex["not_care"]:
+                s = _relabel(s, "ORGANIZATION", "hybrid.correct:organization")
+            elif strong and not org:
                 s = _relabel(s, "HOSPITAL", "hybrid.correct:hospital")
-            elif not payer and _is_care_practice(s.text, words):
+            elif not payer and _is_care_practice(s.text, words, org):
                 s = _relabel(s, "HOSPITAL", "hybrid.correct:care_site")
-            elif not words & lex["hospital"] and (words & lex["organization"] or payer):
+            elif not words & lex["hospital"] and (org or payer):
                 s = _relabel(s, "ORGANIZATION", "hybrid.correct:organization")
             elif words & lex["weak_hospital"] or _HOSPITAL_BEFORE.search(before):
                 s = _relabel(s, "HOSPITAL", "hybrid.correct:hospital")
@@ -99,18 +168,177 @@ def hospital_or_organization(text: str, spans: Sequence[Span]) -> list[Span]:
     return out
 
 
+@functools.cache
+def generic_words() -> frozenset[str]:
+    """The words of a generic unit or service: the generic facility words of the rules
+    (``FACILITY_GENERIC`` of ``data/patterns/location.toml``) and the ``generic`` kind of
+    ``institution_words.txt`` (conditions a clinic is named after: failure, sickle, cell)."""
+    path = resources.files("phiscrub").joinpath("data", "patterns", "location.toml")
+    alternation = tomllib.loads(path.read_text(encoding="utf-8"))["defs"]["FACILITY_GENERIC"]
+    words = {w.lower() for w in re.findall(r"[A-Za-z][A-Za-z'-]*", alternation) if w != "i"}
+    return frozenset(words | institution_words()["generic"])
+
+
+#: a capitalized word (or ``of`` and one) right after a span on its line: a longer name
+_NAME_GOES_ON = re.compile(r"[ \t]*(?:&[ \t]*|of[ \t]+)?[A-Z]")
+#: a capitalized word right before a span on its line: the span ends a longer name
+_NAME_BEFORE = re.compile(r"[A-Z][\w'-]*[ \t]+(?:&[ \t]+)?$")
+
+
+#: a model year (and a colour) right before: a vehicle's make and model follows
+_YEAR_BEFORE = re.compile(r"(?<![\d/.-])\b(?:19|20)\d\d[ \t]+$")
+#: a field label's colon or number sign right after
+_LABEL_AFTER = re.compile(r"[ \t]*(?:#[ \t]*)?:")
+
+
+def _not_a_place(text: str, s: Span) -> bool:
+    """A make and model after a model year (``2037 Toyota RAV4``), or a one-word field
+    label (``Insurer:``, ``Callback #:``)."""
+    if _YEAR_BEFORE.search(text, max(0, s.start - 6), s.start):
+        return True
+    return " " not in s.text.strip() and bool(_LABEL_AFTER.match(text, s.end))
+
+
+def generic_places(text: str, spans: Sequence[Span]) -> list[Span]:
+    """A HOSPITAL made only of generic words (``Heart Failure Clinic``,
+    ``Geriatric Day Hospital``, ``Public Health Nursing``) is dropped, after GUIDELINES.md
+    (generic units are not tagged), unless a capitalized word goes on or comes before it on
+    its line (``Women's Clinic of Acadiana``, ``High Desert Heart``: part of a name)."""
+    generic, ends = generic_words(), institution_words()["hospital_end"]
+    out: list[Span] = []
+    for s in spans:
+        if s.label in ("HOSPITAL", "ORGANIZATION", "DEPARTMENT") and _not_a_place(text, s):
+            continue
+        if s.label == "HOSPITAL":
+            words = [w.lower() for w in _WORD.findall(s.text)]
+            line_start = text.rfind("\n", 0, s.start) + 1
+            if (
+                words
+                and all(w in generic for w in words)
+                and words[-1] not in ends
+                and not _NAME_GOES_ON.match(text, s.end)
+                and not _NAME_BEFORE.search(text[max(line_start, s.start - 40) : s.start])
+            ):
+                continue
+        out.append(s)
+    return out
+
+
+#: the place labels a city cue or the CRF gives an institution's name
+_PLACES = ("CITY", "LOCATION-OTHER", "STREET", "COUNTRY")
+#: a name and a floor number (``Cottonwood 4``): a named ward, never a town
+_WARD = re.compile(r"[A-Z][\w'-]+(?:[ ][A-Z][\w'-]+)?[ ]\d{1,2}")
+
+
 def place_or_organization(text: str, spans: Sequence[Span]) -> list[Span]:
     """A CITY or LOCATION-OTHER of two words or more ending in an institution word takes
-    that institution's type (the correction above then decides which)."""
+    that institution's type (the correction above then decides which); a CITY that is a
+    name and a floor number (``back to Cottonwood 4``) is a named ward, a DEPARTMENT."""
     lex = institution_words()
+    care = lex["hospital"] | lex["weak_hospital"] | lex["care"]
     out: list[Span] = []
     for s in spans:
         words = _WORD.findall(s.text)
-        if s.label in ("CITY", "LOCATION-OTHER") and len(words) >= 2:
-            last = words[-1].lower()
+        if s.label == "CITY" and _WARD.fullmatch(s.text):
+            s = _relabel(s, "DEPARTMENT", "hybrid.correct:ward")
+        elif s.label in _PLACES and len(words) >= 2:
+            last, lowered = words[-1].lower(), {w.lower() for w in words}
             if last in lex["organization"] and last not in _PLACE_WORDS:
                 s = _relabel(s, "ORGANIZATION", "hybrid.correct:place_org")
-            elif last in lex["hospital"]:
+            elif last in care or lowered & lex["hospital"]:
                 s = _relabel(s, "HOSPITAL", "hybrid.correct:place_org")
         out.append(s)
     return out
+
+
+# -- merge: how far a rule place grows over the CRF's (``hybrid_steps.merge``) --------
+#: rule places that end an address line: they never grow over a CRF STREET
+ADDRESS_PARTS = frozenset({"CITY", "ZIP", "STATE", "COUNTRY"})
+#: rules that find a state or region with the postcode after it (not ``city_state_zip``:
+#: its upper-case state alternative also takes a city, ``HAYDEN, AMARILLO 79102``)
+ADDRESS_RULES = frozenset(
+    f"rules.location:{name}"
+    for name in (
+        "uk_town_postcode",
+        "ca_province_postcode",
+        "au_state_postcode",
+        "eircode",
+        "city_province",
+        "hl7_address",
+    )
+)
+#: a capitalized word (``Carnaval``, ``O'Hare``, ``Sainte-Marthe``)
+_CAPITALIZED = re.compile(r"\b[A-Z][\w'-]*[\w]")
+#: a word of two letters or more (a street part left of a cut is more than a house number)
+_LETTERS = re.compile(r"[^\W\d_]{2}")
+#: a lower-case word a place name does not hold (``Brazil over Carnaval``; not ``of``,
+#: ``del``, ``upon``: ``Bay of Islands``, ``Paseo del Norte``)
+_LOWER_WORD = re.compile(
+    r"\b(?!(?:of|de|del|la|le|du|des|da|do|dos|das|di|y|e|upon|on|the|and|van|von|st)\b)"
+    r"[a-z]{2,}\b"
+)
+#: what separates the parts of an address (``62 Main Rd, Suite 4 - Hutt 5010``, ``Dr^^Elko``)
+_SEPARATORS = " \t\n,;:-\u2013\u2014/|^()."
+
+
+def place_rest(crf: Span, first: Sequence[Span], text: str) -> list[Span]:
+    """A CRF place cut around the rules' place spans in it, the parts that hold a name
+    kept: a street part with a word (``5611 Paseo del Norte NW`` of a CRF STREET ``5611
+    Paseo del Norte NW, Abbotsford 87114`` whose CITY and ZIP the rules found), else the
+    stretch from the first to the last capitalized word (``Carnaval`` of ``Brazil over
+    Carnaval`` whose country the rules found)."""
+    if crf.category != "LOCATION":
+        return [crf]
+    cuts = sorted(f for f in first if f.category == "LOCATION" and f.overlaps(crf))
+    if not cuts:
+        return [crf]
+    out: list[Span] = []
+    lo = crf.start
+    for c_start, c_end in [*((c.start, c.end) for c in cuts), (crf.end, crf.end)]:
+        a, b = _rest_piece(text, crf.label, lo, min(c_start, crf.end))
+        if b > a:
+            out.append(Span(a, b, crf.label, text[a:b], crf.source + "+rest", crf.score))
+        lo = max(lo, c_end)
+    return out
+
+
+def _rest_piece(text: str, label: str, a: int, b: int) -> tuple[int, int]:
+    if label == "STREET":
+        while a < b and text[a] in _SEPARATORS:
+            a += 1
+        while b > a and text[b - 1] in _SEPARATORS:
+            b -= 1
+        return (a, b) if _LETTERS.search(text, a, b) else (a, a)
+    names = list(_CAPITALIZED.finditer(text, a, b))
+    return (names[0].start(), names[-1].end()) if names else (a, a)
+
+
+def place_limits(
+    span: Span, start: int, end: int, rules: Sequence[Span], text: str
+) -> tuple[int, int]:
+    """The grown extent ``start``-``end`` of a place cut short of the rule spans of another
+    place type next to it: it grows right up to the next one (``62 Main Rd`` + CRF ``62
+    Main Rd, Hutt 5010`` stops before the rules' CITY ``Hutt``; ``1 Elm St`` before ``Suite
+    400``, a ROOM, after GUIDELINES.md), less the separators at the cut, and not left of
+    its own start when one comes before it (what lies between belongs to that one)."""
+    for r in rules:
+        if r.category != "LOCATION" or r.label == span.label or r.overlaps(span):
+            continue
+        if span.end <= r.start < end:
+            end = r.start
+            while text and end > span.end and text[end - 1] in _SEPARATORS:
+                end -= 1
+        elif start < r.end <= span.start:
+            start = span.start
+    if text and span.label not in ("STREET", "ROOM"):
+        before = list(_LOWER_WORD.finditer(text, start, span.start))
+        if before:
+            start = before[-1].end()
+            while start < span.start and text[start] in _SEPARATORS:
+                start += 1
+        after = _LOWER_WORD.search(text, span.end, end)
+        if after:
+            end = after.start()
+            while end > span.end and text[end - 1] in _SEPARATORS:
+                end -= 1
+    return start, end

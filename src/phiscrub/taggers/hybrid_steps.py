@@ -32,9 +32,13 @@ from importlib import resources
 
 from phiscrub.span import Span
 from phiscrub.taggers.hybrid_places import (
+    ADDRESS_PARTS,
+    ADDRESS_RULES,
     hospital_or_organization,
     institution_words,
+    place_limits,
     place_or_organization,
+    place_rest,
 )
 from phiscrub.taggers.hybrid_roles import _lay_role_before, _role_patterns, name_roles
 from phiscrub.taxonomy import CATEGORY_OF
@@ -94,8 +98,11 @@ def merge(
     better at the type of a name or place, the CRF at where a long one ends. Measured
     with a model trained on TRAIN only (strict F1 / binary token recall): DEV
     0.889/0.986 -> 0.900/0.986, corpora/tune 0.853/0.972 -> 0.887/0.979 (seed 001 gives
-    rules priority for the well-formed categories only: 0.889 and 0.853)."""
-    first = _resolve([_grow(s, crf, text) for s in rules if s.category in priority])
+    rules priority for the well-formed categories only: 0.889 and 0.853). The capitalized
+    parts of a CRF place outside the rules' places stay (``hybrid_places.place_rest``)."""
+    first = _resolve([_grow(s, crf, text, rules) for s in rules if s.category in priority])
+    if text:
+        crf = [part for s in crf for part in place_rest(s, first, text)]
     second = _resolve([s for s in crf if not _covered(s, first)])
     out = first + second
     if fill:
@@ -104,26 +111,32 @@ def merge(
     return sorted(out)
 
 
-def _grow(span: Span, crf: Sequence[Span], text: str = "") -> Span:
+def _grow(span: Span, crf: Sequence[Span], text: str = "", rules: Sequence[Span] = ()) -> Span:
     """``span`` over the union of itself and the CRF spans of its category it overlaps.
     A name grows only over more name words (``T. Haskins``, ``VANTERPOOL, Desmond``), not
     over a credential, a title or role, or a lower-case word (``Ann Lee, BSN``, ``Nurse
     Kim Ames``, ``Dr. Ferreira concurs``): on DEV, corpora/tune and corpora/train2 with a
-    TRAIN-only model, growth made 48 names exact and broke 16, all of those kinds."""
+    TRAIN-only model, growth made 48 names exact and broke 16, all of those kinds. A place
+    grows only up to the rules' next place of another type (``hybrid_places.place_limits``)."""
     if span.category not in GROW:
         return span
     over = [s for s in crf if s.category == span.category and s.overlaps(span)]
     if text and span.category == "NAME":
         over = [s for s in over if _name_growth(text, s, span)]
+    if span.label in ADDRESS_PARTS:  # a city does not take the street line before it
+        over = [s for s in over if s.label != "STREET"]
     if not over:
         return span
     start = min(s.start for s in [*over, span])
     end = max(s.end for s in [*over, span])
+    if span.category == "LOCATION":
+        start, end = place_limits(span, start, end, rules, text)
     if (start, end) == (span.start, span.end):
         return span
     chars = [""] * (end - start)  # every span overlaps ``span``: the union is one stretch
     for s in [*over, span]:
-        chars[s.start - start : s.end - start] = s.text
+        lo, hi = max(s.start, start), min(s.end, end)
+        chars[lo - start : hi - start] = s.text[lo - s.start : hi - s.start]
     return Span(start, end, span.label, "".join(chars), f"{span.source}+crf", span.score)
 
 
@@ -251,13 +264,16 @@ def drop_unknown_states(
 ) -> list[Span]:
     """STATE spans whose text is no state name or postal code are dropped (seed 001's
     correction of the CRF's states; also a rule's state that the CRF grew into a team or
-    a lake: ``Arizona Storm VBC``). The list held US states only and dropped the
-    provinces the rules find before a postcode (``Winnipeg, MB R2H 2A6``)."""
+    a lake: ``Arizona Storm VBC``), but not one the address rules found before its
+    postcode (``Redcliffe QLD 4020``: ``hybrid_places.ADDRESS_RULES``). The list
+    (``states.txt`` + ``regions.txt``) held US states only until round 8."""
     known = state_names() if states is None else states
     return [
         s
         for s in spans
-        if s.label != "STATE" or " ".join(s.text.replace(".", "").split()).lower() in known
+        if s.label != "STATE"
+        or " ".join(s.text.replace(".", "").split()).lower() in known
+        or s.source.split("+")[0] in ADDRESS_RULES
     ]
 
 
