@@ -11,7 +11,7 @@
     merge     rule priority (well-formed categories, and names and places, whose rule
               spans grow over the CRF's) (``hybrid_steps.merge``), then ``trim_names``
     fax_or_phone, drop_credentials, drop_unknown_states, id_by_context, place_or_organization,
-    hospital_or_organization, generic_places, name_roles            error correction
+    hospital_or_organization, generic_places, hospital_units, name_roles            error correction
     doctor_after_title, type_counting, propagate                     reconciliation
 
 Every step after ``crf`` is a pure function on spans (``hybrid_steps``) and can be switched
@@ -45,6 +45,7 @@ from phiscrub.taggers.hybrid_numbers import bare_numbers
 from phiscrub.taggers.hybrid_places import generic_places
 from phiscrub.taggers.hybrid_tidy import clinical_filter, tidy, trim_names
 from phiscrub.taggers.hybrid_train import CRF_GROUPS, train_groups
+from phiscrub.taggers.hybrid_units import hospital_units
 from phiscrub.text import Token, bio_to_spans, tokenize
 
 __all__ = ["STEPS", "HybridSettings", "HybridTagger"]
@@ -64,6 +65,7 @@ STEPS = (
     "place_or_organization",
     "hospital_or_organization",
     "generic_places",
+    "hospital_units",
     "name_roles",
     "doctor_after_title",
     "type_counting",
@@ -254,6 +256,8 @@ class HybridTagger:
             spans = steps.hospital_or_organization(doc.text, spans)
         if "generic_places" not in off:
             spans = generic_places(doc.text, spans)
+        if "hospital_units" not in off:
+            spans = hospital_units(doc.text, spans)
         if "name_roles" not in off:
             spans = steps.name_roles(doc.text, spans)
         if "doctor_after_title" not in off:

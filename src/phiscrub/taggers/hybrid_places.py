@@ -76,6 +76,8 @@ KINDS = (
     "care",
     "practice",
     "generic",
+    "unit_end",
+    "head_end",
 )
 
 
