@@ -103,3 +103,26 @@ def test_a_job_does_not_grow_into_a_name_or_a_payment() -> None:
         _at(text, "loan servicing"),
     ]
     assert _jobs(text, spans) == ["loan servicing clerk"]
+
+
+def test_a_job_after_an_age_is_found() -> None:
+    text = (
+        "I saw Lena, a 41-year-old veterinary nurse, today. This is a 23 yo female waitress at "
+        "a diner. A 20-year-old driver in a rollover. A 64-year-old smoker, 30 pack-years."
+    )
+    assert _jobs(text, []) == ["veterinary nurse", "waitress"]
+
+
+def test_a_relatives_job_in_brackets_is_found() -> None:
+    text = (
+        "Lives with mother Ana Ruiz (phlebotomist at a lab) and son Tom (student). "
+        "MOTHER (CNA AT A HOME)."
+    )
+    spans = [_at(text, "Ana Ruiz", "PATIENT"), _at(text, "Tom", "PATIENT")]
+    assert _jobs(text, spans) == ["phlebotomist", "CNA"]
+
+
+def test_an_occupation_field_is_found_and_retyped() -> None:
+    text = "Occupation: orchard supervisor - employer Apple Co\nOCC: PEN RIDER\nOCC: none"
+    spans = [_at(text, "PEN RIDER", "HOSPITAL")]
+    assert _jobs(text, spans) == ["orchard supervisor", "PEN RIDER"]

@@ -23,6 +23,15 @@ compound job (``truck driver`` of ``long-haul truck driver``, ``die maker`` of
   a handedness word in front (``R-hand-dominant``); a span that does not end on a job
   head grows over the head right after it (``court`` -> ``court interpreter``).
 
+Jobs no span covers are then taken after three cues, when they end on a job head with
+modifiers before it: an age (``a 38-year-old veterinary nurse,``, ``23 yo female waitress
+at``), a relative and the relative's name (``mother Ana Ruiz (phlebotomist at``,
+``MOTHER (CNA AT``, ``wife Dr. Eva Cole (pediatrician)``), and a form's occupation field
+(``Occupation: orchard supervisor - employer``, ``Job title: ...``, ``OCC: PEN RIDER``;
+a CRF span of another type that is exactly the field's job becomes a PROFESSION). A lone
+generic head (``a 20-year-old driver``, ``son (student)``: ``profession_generic.txt``) is
+not taken.
+
 "retired" and "former" stay out of the span: the development corpus and tune never tag them.
 """
 
@@ -77,6 +86,12 @@ def _heads() -> tuple[frozenset[str], frozenset[str]]:
     last = {re.split(r"[ \-]", j)[-1] for j in jobs | medical_occupations()}
     non = frozenset(_lines("profession_non_heads.txt"))
     return frozenset((last | set(_lines("profession_heads.txt"))) - non), non
+
+
+@functools.cache
+def _generic() -> frozenset[str]:
+    """Heads that are a job only with a modifier (``bus driver``, not ``the driver``)."""
+    return frozenset(_lines("profession_generic.txt"))
 
 
 def can_head_job(word: str) -> bool:
@@ -169,16 +184,102 @@ def _not_a_job(s: Span) -> bool:
     return s.source.startswith("crf") and not can_head_job(words[-1])
 
 
+#: one to four words of a job (the head last), then what ends it: punctuation, a line end,
+#: or "at", "with", "for", "in" (an employer or a place follows)
+_JOB = (
+    r"(?P<job>(?:[A-Za-z0-9][A-Za-z0-9\-]*[ ]){0,3}?[A-Za-z][A-Za-z\-]*)"
+    r"(?=[ ]*[),;./]|[ ]*\n|[ ]*$|[ ]{2,}|[ ]-[ ]|[ ]+(?:at|with|for|in|AT|WITH|FOR|IN)[ ])"
+)
+#: a form's occupation field: "Occupation: orchard supervisor - employer ...", "Job title:
+#: overhead crane operator, 14 yrs", "OCC: PEN RIDER", "Usual occupation / industry ....."
+_FIELD_CUE = re.compile(
+    r"\b(?:[Oo]ccupation|OCCUPATION|[Jj]ob[ ][Tt]itle|JOB[ ]TITLE|OCC|[Pp]rofession|PROFESSION)"
+    r"(?:[ ]/[ ][Ii]ndustry)?[ \t]*(?::|\.{3,})[ \t]*(?:(?:[Rr]etired|[Ff]ormer|RETIRED)[ ])?"
+    + _JOB
+)
+#: an age in front of a job: "a 38-year-old veterinary nurse,", "23 yo female waitress at"
+_AGE_CUE = re.compile(
+    r"\b\d{1,3}(?:[ -]?years?[ -]old|[ ]?y/?o|[ ]?yr[ ]old)[ ]"
+    r"(?:(?:fe)?male[ ]|woman[ ]|man[ ])?(?:(?:retired|former)[ ])?" + _JOB
+)
+#: a relative (and the relative's name, age) before a job in brackets or after a comma:
+#: "mother Ana Ruiz (phlebotomist at", "Mother: Eva Lund (19), care assistant,"
+_KIN = (
+    r"(?i:wife|husband|son|daughter|brother|sister|mother|father|mom|dad|parent|"
+    r"grand(?:mother|father|son|daughter)|partner|girlfriend|boyfriend|fianc[e\u00e9]e?|"
+    r"spouse|cousin|aunt|uncle|niece|nephew|step(?:mother|father|son|daughter)|FOB)"
+)
+_KIN_BEFORE = re.compile(r"\b" + _KIN + r"[ ]*:?[ ]+(?:(?:Mr|Mrs|Ms|Dr)\.?[ ]+)?$")
+_AFTER_KIN_NAME = re.compile(r"(?:[ ]*\(\d{1,3}\)|,[ ]*\d{1,3})?(?:[ ]*\([ ]*|,[ ]+)" + _JOB)
+_KIN_PAREN = re.compile(r"\b" + _KIN + r"[ ]*\([ ]*" + _JOB)
+
+
+def _cue_job(text: str, m: re.Match[str], field: bool = False) -> Span | None:
+    """The job of a cue's match when it is one: a head of a job, modifiers before it (any
+    words in an occupation field), one case; a lone ambiguous head (``driver``,
+    ``student``) is not taken."""
+    job = m.group("job")
+    words = job.split(" ")
+    if not (job.islower() or job.isupper()) or not can_head_job(_words(words[-1])[-1]):
+        return None
+    if not field and not all(_is_modifier(w) or _compound(w) for w in words[:-1]):
+        return None
+    if len(words) == 1 and words[0].lower() in _generic():
+        return None
+    return Span.of(text, m.start("job"), m.end("job"), "PROFESSION", "hybrid.professions:cue")
+
+
+def _compound(word: str) -> bool:
+    """A hyphenated modifier (``night-shift``, ``meat-processing``, ``200-level``), not a
+    participle or an age (``right-handed``, ``year-old``)."""
+    return re.fullmatch(
+        r"[a-z0-9]+(?:-[a-z]+)+", word.lower()
+    ) is not None and not word.lower().endswith(("ed", "old"))
+
+
+def _cued(text: str, spans: Sequence[Span]) -> list[Span]:
+    """Jobs after an age or a relative that no span covers."""
+    found = [m for m in _AGE_CUE.finditer(text)] + [m for m in _KIN_PAREN.finditer(text)]
+    for n in spans:
+        if n.label == "PATIENT" and _KIN_BEFORE.search(text, max(0, n.start - 40), n.start):
+            m = _AFTER_KIN_NAME.match(text, n.end)
+            if m:
+                found.append(m)
+    jobs = [_cue_job(text, m) for m in found]
+    jobs += [_cue_job(text, m, field=True) for m in _FIELD_CUE.finditer(text)]
+    out: list[Span] = []
+    for job in jobs:
+        if job is not None and not any(s.overlaps(job) for s in (*spans, *out)):
+            out.append(job)
+    return out
+
+
+def _retype_fields(text: str, spans: list[Span]) -> list[Span]:
+    """A CRF span that is exactly the job of an occupation field becomes a PROFESSION
+    (``OCC: PEN RIDER`` typed HOSPITAL)."""
+    fields = {(m.start("job"), m.end("job")) for m in _FIELD_CUE.finditer(text)}
+    return [
+        Span.of(text, s.start, s.end, "PROFESSION", s.source + "+prof", s.score)
+        if (s.start, s.end) in fields
+        and s.source.startswith("crf")
+        and s.category != "NAME"
+        and s.label != "PROFESSION"
+        and can_head_job(_words(s.text)[-1])
+        else s
+        for s in spans
+    ]
+
+
 def professions(text: str, spans: Sequence[Span]) -> list[Span]:
     """The spans with the PROFESSION spans corrected (see the module docstring)."""
     names = [s for s in spans if s.category == "NAME"]
     starts = {s.start for s in spans}
     out: list[Span] = []
-    for s in spans:
+    for s in _retype_fields(text, list(spans)):
         if s.label == "PROFESSION":
             s = _grow_right(text, _trim_handed(text, s), starts)
             if _not_a_job(s) or _staff(text, s, names):
                 continue
             s = _grow_left(text, s)
         out.append(s)
-    return out
+    return sorted(out + _cued(text, out))
