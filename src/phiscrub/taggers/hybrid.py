@@ -10,6 +10,9 @@
               are dropped (``hybrid_numbers``)
     merge     rule priority (well-formed categories, and names and places, whose rule
               spans grow over the CRF's) (``hybrid_steps.merge``), then ``trim_names``
+    professions  PROFESSION spans whose head cannot name a job or that are a clinician's
+              role are dropped, the others grow over a job's modifiers
+              (``hybrid_professions``)
     fax_or_phone, drop_credentials, drop_unknown_states, id_by_context, place_or_organization,
     hospital_or_organization, generic_places, hospital_units, name_roles            error correction
     doctor_after_title, type_counting, propagate                     reconciliation
@@ -43,6 +46,7 @@ from phiscrub.taggers.decode import OUTSIDE, ArrayDecoder, score_spans
 from phiscrub.taggers.hybrid_ids import id_by_context
 from phiscrub.taggers.hybrid_numbers import bare_numbers
 from phiscrub.taggers.hybrid_places import generic_places
+from phiscrub.taggers.hybrid_professions import professions
 from phiscrub.taggers.hybrid_tidy import clinical_filter, tidy, trim_names
 from phiscrub.taggers.hybrid_train import CRF_GROUPS, train_groups
 from phiscrub.taggers.hybrid_units import hospital_units
@@ -58,6 +62,7 @@ STEPS = (
     "bare_numbers",
     "merge",
     "trim_names",
+    "professions",
     "fax_or_phone",
     "drop_credentials",
     "drop_unknown_states",
@@ -242,6 +247,8 @@ class HybridTagger:
             spans = steps.merge(rules, crf, fill=self.settings.fill, text=doc.text)
         if "trim_names" not in off:
             spans = trim_names(doc.text, spans)
+        if "professions" not in off:
+            spans = professions(doc.text, spans)
         if "fax_or_phone" not in off:
             spans = steps.fax_or_phone(doc.text, spans)
         if "drop_credentials" not in off:
