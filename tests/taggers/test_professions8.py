@@ -126,3 +126,14 @@ def test_an_occupation_field_is_found_and_retyped() -> None:
     text = "Occupation: orchard supervisor - employer Apple Co\nOCC: PEN RIDER\nOCC: none"
     spans = [_at(text, "PEN RIDER", "HOSPITAL")]
     assert _jobs(text, spans) == ["orchard supervisor", "PEN RIDER"]
+
+
+def test_a_job_in_brackets_after_a_job_is_not_tagged_again() -> None:
+    text = "He is a commercial fisherman (deckhand on a trawler). Son Ed (welder) visits."
+    spans = [
+        _at(text, "commercial fisherman", source="dict.professions:list"),
+        _at(text, "deckhand", source="dict.professions:list"),
+        _at(text, "Ed", "PATIENT"),
+        _at(text, "welder"),
+    ]
+    assert _jobs(text, spans) == ["commercial fisherman", "welder"]

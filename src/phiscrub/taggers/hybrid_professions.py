@@ -17,6 +17,8 @@ compound job (``truck driver`` of ``long-haul truck driver``, ``die maker`` of
   right after a clinician's name (``Ana Ruiz, DO, hospice medical director``) is the role
   of a professional in the care, not the job of a patient or relative, and is dropped
   (GUIDELINES, Professions: a role with no patient or relative behind it is not PHI);
+- a job in brackets right after a job is the person's part in that job (``wildland
+  firefighter (crew boss)``) and is dropped (DEV and tune tag only the first);
 - a span grows to the left over the rest of a hyphenated word (``tool-and-``) and over
   the modifiers jobs take (``profession_modifiers.txt`` and the other words of the
   lexicons' multi-word jobs: ``school bus driver``, ``air traffic controller``), and loses
@@ -282,4 +284,21 @@ def professions(text: str, spans: Sequence[Span]) -> list[Span]:
                 continue
             s = _grow_left(text, s)
         out.append(s)
+    out = _drop_detail(text, out)
     return sorted(out + _cued(text, out))
+
+
+def _drop_detail(text: str, spans: list[Span]) -> list[Span]:
+    """A job in brackets right after a job tells what the person does in it (``wildland
+    firefighter (crew boss)``, ``fisherman (deckhand on the F/V ...)``): not tagged again."""
+    ends = {s.end for s in spans if s.label == "PROFESSION"}
+    out = []
+    for s in spans:
+        if s.label == "PROFESSION":
+            p = text.rfind("(", max(0, s.start - 60), s.start)
+            if p >= 0 and not re.search(r"[)\n]", text[p : s.start]):
+                q = len(text[:p].rstrip(" "))
+                if q in ends:
+                    continue
+        out.append(s)
+    return out
