@@ -126,3 +126,29 @@ def test_an_occupation_field_is_found_and_retyped() -> None:
     text = "Occupation: orchard supervisor - employer Apple Co\nOCC: PEN RIDER\nOCC: none"
     spans = [_at(text, "PEN RIDER", "HOSPITAL")]
     assert _jobs(text, spans) == ["orchard supervisor", "PEN RIDER"]
+
+
+def test_a_job_in_brackets_after_a_job_is_not_tagged_again() -> None:
+    text = "He is a commercial fisherman (deckhand on a trawler). Son Ed (welder) visits."
+    spans = [
+        _at(text, "commercial fisherman", source="dict.professions:list"),
+        _at(text, "deckhand", source="dict.professions:list"),
+        _at(text, "Ed", "PATIENT"),
+        _at(text, "welder"),
+    ]
+    assert _jobs(text, spans) == ["commercial fisherman", "welder"]
+
+
+def test_more_cues_find_jobs() -> None:
+    text = (
+        "Dad left from work (ski patroller, Elk Ridge). Pt is a fly-fishing guide with Drift Co. "
+        "She is a poor historian. Companion: wife Dr. Eva Cole (pediatrician) is here. "
+        "Job title: crane operator / millwright helper   Shift: 2nd"
+    )
+    spans = [_at(text, "Eva Cole", "DOCTOR"), _at(text, "crane operator", source="rules.x")]
+    assert _jobs(text, spans) == [
+        "ski patroller",
+        "fly-fishing guide",
+        "pediatrician",
+        "crane operator / millwright helper",
+    ]

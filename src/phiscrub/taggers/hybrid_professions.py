@@ -17,20 +17,26 @@ compound job (``truck driver`` of ``long-haul truck driver``, ``die maker`` of
   right after a clinician's name (``Ana Ruiz, DO, hospice medical director``) is the role
   of a professional in the care, not the job of a patient or relative, and is dropped
   (GUIDELINES, Professions: a role with no patient or relative behind it is not PHI);
+- a job in brackets right after a job is the person's part in that job (``wildland
+  firefighter (crew boss)``) and is dropped (DEV and tune tag only the first);
 - a span grows to the left over the rest of a hyphenated word (``tool-and-``) and over
   the modifiers jobs take (``profession_modifiers.txt`` and the other words of the
   lexicons' multi-word jobs: ``school bus driver``, ``air traffic controller``), and loses
   a handedness word in front (``R-hand-dominant``); a span that does not end on a job
   head grows over the head right after it (``court`` -> ``court interpreter``).
 
-Jobs no span covers are then taken after three cues, when they end on a job head with
-modifiers before it: an age (``a 38-year-old veterinary nurse,``, ``23 yo female waitress
-at``), a relative and the relative's name (``mother Ana Ruiz (phlebotomist at``,
-``MOTHER (CNA AT``, ``wife Dr. Eva Cole (pediatrician)``), and a form's occupation field
-(``Occupation: orchard supervisor - employer``, ``Job title: ...``, ``OCC: PEN RIDER``;
-a CRF span of another type that is exactly the field's job becomes a PROFESSION). A lone
-generic head (``a 20-year-old driver``, ``son (student)``: ``profession_generic.txt``) is
-not taken.
+Jobs no span covers are then taken after cues, when they end on a job head: after an age
+(``a 38-year-old veterinary nurse,``, ``23 yo female waitress at``) or ``is a`` / ``I'm a``
+with only a job's modifiers before the head; after a relative and the relative's name
+(``mother Ana Ruiz (phlebotomist at``, ``MOTHER (CNA AT``, ``wife Dr. Eva Cole
+(pediatrician)``, ``Mother: Eva Lund (19), care assistant,``), in brackets after ``from
+work`` (``from work (ski patroller, ...)``) and in a form's occupation field
+(``Occupation: orchard supervisor - employer``, ``Job title: ...``, ``OCC: PEN RIDER``),
+with any words but a determiner before the head. A CRF span of another type that is
+exactly the field's job becomes a PROFESSION, and a job-title field's two jobs (``crane
+operator / millwright helper``) make one span, as the corpora tag them. A lone generic
+head (``a 20-year-old driver``, ``son (student)``: ``profession_generic.txt``) is not
+taken.
 
 "retired" and "former" stay out of the span: the development corpus and tune never tag them.
 """
@@ -188,7 +194,7 @@ def _not_a_job(s: Span) -> bool:
 #: or "at", "with", "for", "in" (an employer or a place follows)
 _JOB = (
     r"(?P<job>(?:[A-Za-z0-9][A-Za-z0-9\-]*[ ]){0,3}?[A-Za-z][A-Za-z\-]*)"
-    r"(?=[ ]*[),;./]|[ ]*\n|[ ]*$|[ ]{2,}|[ ]-[ ]|[ ]+(?:at|with|for|in|AT|WITH|FOR|IN)[ ])"
+    r"(?=[ ]*[(),;./]|[ ]*\n|[ ]*$|[ ]{2,}|[ ]-[ ]|[ ]+(?:at|with|for|in|AT|WITH|FOR|IN)[ ])"
 )
 #: a form's occupation field: "Occupation: orchard supervisor - employer ...", "Job title:
 #: overhead crane operator, 14 yrs", "OCC: PEN RIDER", "Usual occupation / industry ....."
@@ -209,20 +215,29 @@ _KIN = (
     r"grand(?:mother|father|son|daughter)|partner|girlfriend|boyfriend|fianc[e\u00e9]e?|"
     r"spouse|cousin|aunt|uncle|niece|nephew|step(?:mother|father|son|daughter)|FOB)"
 )
-_KIN_BEFORE = re.compile(r"\b" + _KIN + r"[ ]*:?[ ]+(?:(?:Mr|Mrs|Ms|Dr)\.?[ ]+)?$")
+_KIN_BEFORE = re.compile(
+    r"(?:\b" + _KIN + r"|\b(?i:married)[ ]to)[ ]*[:(]?[ ]*(?:(?i:mr|mrs|ms|dr)\.?[ ]+)?$"
+)
+#: a job in brackets after "from work": "en route from work (ski patroller, ...)"
+_WORK_PAREN = re.compile(r"\b(?:from|at|after|before)[ ]work[ ]*\([ ]*" + _JOB)
+#: "is a" / "was a" before a job, with only a job's modifiers between
+_IS_A = re.compile(r"\b(?:[Ii]s|[Ww]as|I'm)[ ]an?[ ]" + _JOB)
 _AFTER_KIN_NAME = re.compile(r"(?:[ ]*\(\d{1,3}\)|,[ ]*\d{1,3})?(?:[ ]*\([ ]*|,[ ]+)" + _JOB)
 _KIN_PAREN = re.compile(r"\b" + _KIN + r"[ ]*\([ ]*" + _JOB)
 
 
-def _cue_job(text: str, m: re.Match[str], field: bool = False) -> Span | None:
-    """The job of a cue's match when it is one: a head of a job, modifiers before it (any
-    words in an occupation field), one case; a lone ambiguous head (``driver``,
-    ``student``) is not taken."""
+def _cue_job(text: str, m: re.Match[str], loose: bool = False) -> Span | None:
+    """The job of a cue's match when it is one: a head of a job, modifiers before it (with
+    a relative or in an occupation field, ``loose``: any words but a determiner), one case;
+    a lone ambiguous head (``driver``, ``student``) is not taken."""
     job = m.group("job")
     words = job.split(" ")
     if not (job.islower() or job.isupper()) or not can_head_job(_words(words[-1])[-1]):
         return None
-    if not field and not all(_is_modifier(w) or _compound(w) for w in words[:-1]):
+    if loose:
+        if any(w.lower() in _FUNCTION for w in words):
+            return None
+    elif not all(_is_modifier(w) or _compound(w) for w in words[:-1]):
         return None
     if len(words) == 1 and words[0].lower() in _generic():
         return None
@@ -239,14 +254,16 @@ def _compound(word: str) -> bool:
 
 def _cued(text: str, spans: Sequence[Span]) -> list[Span]:
     """Jobs after an age or a relative that no span covers."""
-    found = [m for m in _AGE_CUE.finditer(text)] + [m for m in _KIN_PAREN.finditer(text)]
+    found = [*_AGE_CUE.finditer(text), *_IS_A.finditer(text)]
+    near = [*_KIN_PAREN.finditer(text), *_WORK_PAREN.finditer(text)]
     for n in spans:
-        if n.label == "PATIENT" and _KIN_BEFORE.search(text, max(0, n.start - 40), n.start):
+        if n.category == "NAME" and _KIN_BEFORE.search(text, max(0, n.start - 40), n.start):
             m = _AFTER_KIN_NAME.match(text, n.end)
             if m:
-                found.append(m)
+                near.append(m)
     jobs = [_cue_job(text, m) for m in found]
-    jobs += [_cue_job(text, m, field=True) for m in _FIELD_CUE.finditer(text)]
+    jobs += [_cue_job(text, m, loose=True) for m in near]
+    jobs += [_cue_job(text, m, loose=True) for m in _FIELD_CUE.finditer(text)]
     out: list[Span] = []
     for job in jobs:
         if job is not None and not any(s.overlaps(job) for s in (*spans, *out)):
@@ -282,4 +299,38 @@ def professions(text: str, spans: Sequence[Span]) -> list[Span]:
                 continue
             s = _grow_left(text, s)
         out.append(s)
+    out = _join_field(text, _drop_detail(text, out))
     return sorted(out + _cued(text, out))
+
+
+#: a second job after a slash in a job-title field ("crane operator / millwright helper")
+_SLASH_JOB = re.compile(r"[ ]?/[ ]?" + _JOB)
+
+
+def _join_field(text: str, spans: list[Span]) -> list[Span]:
+    """A job-title field's two jobs (``A / B``) make one span, as the corpora tag them."""
+    fields = {m.start("job") for m in _FIELD_CUE.finditer(text)}
+    out = []
+    for s in spans:
+        if s.label == "PROFESSION" and s.start in fields:
+            m = _SLASH_JOB.match(text, s.end)
+            if m and _cue_job(text, m, loose=True) is not None:
+                s = Span.of(text, s.start, m.end(), s.label, s.source + "+prof", s.score)
+        out.append(s)
+    return out
+
+
+def _drop_detail(text: str, spans: list[Span]) -> list[Span]:
+    """A job in brackets right after a job tells what the person does in it (``wildland
+    firefighter (crew boss)``, ``fisherman (deckhand on the F/V ...)``): not tagged again."""
+    ends = {s.end for s in spans if s.label == "PROFESSION"}
+    out = []
+    for s in spans:
+        if s.label == "PROFESSION":
+            p = text.rfind("(", max(0, s.start - 60), s.start)
+            if p >= 0 and not re.search(r"[)\n]", text[p : s.start]):
+                q = len(text[:p].rstrip(" "))
+                if q in ends:
+                    continue
+        out.append(s)
+    return out
