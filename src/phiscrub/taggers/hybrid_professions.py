@@ -16,7 +16,9 @@ compound job (``truck driver`` of ``long-haul truck driver``, ``die maker`` of
 - a span right before a person's name (``adjuster Dana Reyes``, ``teacher Ms Kahu``) or
   right after a clinician's name (``Ana Ruiz, DO, hospice medical director``) is the role
   of a professional in the care, not the job of a patient or relative, and is dropped
-  (GUIDELINES, Professions: a role with no patient or relative behind it is not PHI);
+  (GUIDELINES, Professions: a role with no patient or relative behind it is not PHI), and
+  so is a job in apposition to a name that no relative word introduces (``To: Rhea
+  Banks, Claims Adjuster``; not ``Father Tom Ng, bus driver``, ``Mr. Ng, a welder``);
 - a job in brackets right after a job is the person's part in that job (``wildland
   firefighter (crew boss)``) and is dropped (DEV and tune tag only the first);
 - a span grows to the left over the rest of a hyphenated word (``tool-and-``) and over
@@ -177,10 +179,23 @@ def _staff(text: str, s: Span, names: Sequence[Span]) -> bool:
     if m and any(n.start == m.end() for n in names):
         return True
     for n in names:
-        near = n.label == "DOCTOR" and n.end <= s.start and s.start - n.end <= 20
-        if near and _AFTER_CLINICIAN.fullmatch(text, n.end, s.start):
+        near = n.end <= s.start and s.start - n.end <= 20
+        if near and n.label == "DOCTOR" and _AFTER_CLINICIAN.fullmatch(text, n.end, s.start):
+            return True
+        # "Sheila Vrdoljak, Claims Adjuster": a name in apposition that no relative word
+        # introduces ("mother Ana Ruiz, bus driver" is a relative's job)
+        if near and _APPOSED.fullmatch(text, n.end, s.start) and not _relative(text, n):
             return True
     return False
+
+
+#: between a name and a job in apposition: a comma, and a word or two ("clinical")
+_APPOSED = re.compile(r",[ ]+(?!(?:a|an|the)[ ])(?:[a-z]+[ ]){0,2}")
+
+
+def _relative(text: str, n: Span) -> bool:
+    """Does a relative word ("married to", "patient") stand right before the name ``n``?"""
+    return _KIN_NEAR.search(text, max(0, n.start - 60), n.start) is not None
 
 
 def _not_a_job(s: Span) -> bool:
@@ -223,6 +238,12 @@ _WORK_PAREN = re.compile(r"\b(?:from|at|after|before)[ ]work[ ]*\([ ]*" + _JOB)
 #: "is a" / "was a" before a job, with only a job's modifiers between
 _IS_A = re.compile(r"\b(?:[Ii]s|[Ww]as|I'm)[ ]an?[ ]" + _JOB)
 _AFTER_KIN_NAME = re.compile(r"(?:[ ]*\(\d{1,3}\)|,[ ]*\d{1,3})?(?:[ ]*\([ ]*|,[ ]+)" + _JOB)
+#: a relative word (or the patient's), then capitalized words (the rest of the name) up to
+#: a name span
+_KIN_NEAR = re.compile(
+    r"(?:\b" + _KIN + r"|\b(?i:married)[ ]to|\b(?i:patient|pt|client))"
+    r"[ ]*[:(]?[ ]*(?:[A-Z][\w'\-]*\.?[ ]+){0,3}$"
+)
 _KIN_PAREN = re.compile(r"\b" + _KIN + r"[ ]*\([ ]*" + _JOB)
 
 
