@@ -174,3 +174,12 @@ def test_the_patients_own_job_in_apposition_is_kept() -> None:
     text = "Patient: Ana Ruiz, school librarian, seen today."
     spans = [_at(text, "Ana Ruiz", "PATIENT"), _at(text, "school librarian")]
     assert _jobs(text, spans) == ["school librarian"]
+
+
+def test_time_words_stay_out_and_cues_take_acronyms() -> None:
+    text = (
+        "Retired smokejumper and later fire inspector. Pt works as a 9th-grade math teacher "
+        "at Elm High. Her sister Ida Lund (NICU nurse in Reno) called."
+    )
+    spans = [_at(text, "later fire inspector"), _at(text, "Ida Lund", "PATIENT")]
+    assert _jobs(text, spans) == ["fire inspector", "9th-grade math teacher", "NICU nurse"]
