@@ -152,3 +152,34 @@ def test_more_cues_find_jobs() -> None:
         "pediatrician",
         "crane operator / millwright helper",
     ]
+
+
+def test_a_job_in_apposition_to_a_name_with_no_relative_word_is_dropped() -> None:
+    text = (
+        "To: Rhea Banks, Claims Adjuster, Acme Mutual. Father Tom Ng, bus driver. "
+        "Mr. Ng, a retired welder, fell."
+    )
+    spans = [
+        _at(text, "Rhea Banks", "PATIENT"),
+        _at(text, "Claims Adjuster"),
+        _at(text, "Tom Ng", "PATIENT"),
+        _at(text, "bus driver"),
+        _at(text, "Mr. Ng", "PATIENT"),
+        _at(text, "welder"),
+    ]
+    assert _jobs(text, spans) == ["bus driver", "welder"]
+
+
+def test_the_patients_own_job_in_apposition_is_kept() -> None:
+    text = "Patient: Ana Ruiz, school librarian, seen today."
+    spans = [_at(text, "Ana Ruiz", "PATIENT"), _at(text, "school librarian")]
+    assert _jobs(text, spans) == ["school librarian"]
+
+
+def test_time_words_stay_out_and_cues_take_acronyms() -> None:
+    text = (
+        "Retired smokejumper and later fire inspector. Pt works as a 9th-grade math teacher "
+        "at Elm High. Her sister Ida Lund (NICU nurse in Reno) called."
+    )
+    spans = [_at(text, "later fire inspector"), _at(text, "Ida Lund", "PATIENT")]
+    assert _jobs(text, spans) == ["fire inspector", "9th-grade math teacher", "NICU nurse"]

@@ -16,7 +16,9 @@ compound job (``truck driver`` of ``long-haul truck driver``, ``die maker`` of
 - a span right before a person's name (``adjuster Dana Reyes``, ``teacher Ms Kahu``) or
   right after a clinician's name (``Ana Ruiz, DO, hospice medical director``) is the role
   of a professional in the care, not the job of a patient or relative, and is dropped
-  (GUIDELINES, Professions: a role with no patient or relative behind it is not PHI);
+  (GUIDELINES, Professions: a role with no patient or relative behind it is not PHI), and
+  so is a job in apposition to a name that no relative word introduces (``To: Rhea
+  Banks, Claims Adjuster``; not ``Father Tom Ng, bus driver``, ``Mr. Ng, a welder``);
 - a job in brackets right after a job is the person's part in that job (``wildland
   firefighter (crew boss)``) and is dropped (DEV and tune tag only the first);
 - a span grows to the left over the rest of a hyphenated word (``tool-and-``) and over
@@ -38,7 +40,8 @@ operator / millwright helper``) make one span, as the corpora tag them. A lone g
 head (``a 20-year-old driver``, ``son (student)``: ``profession_generic.txt``) is not
 taken.
 
-"retired" and "former" stay out of the span: the development corpus and tune never tag them.
+"retired", "former", "later" and other time words stay out of the span (a CRF span loses
+them): the development corpus and tune never tag them.
 """
 
 from __future__ import annotations
@@ -73,7 +76,9 @@ _BEFORE_NAME = re.compile(
 )
 #: between a clinician's name and the job after it: ", ", credentials, "(" ("Ana Ruiz, DO,
 #: hospice medical director", "Lee, MD (medical director)")
-_AFTER_CLINICIAN = re.compile(r"(?:,?[ ]*(?:[A-Z][A-Za-z]{0,5}\.?,?[ ]+)*\(?)[ ]*")
+_AFTER_CLINICIAN = re.compile(
+    r"(?:,?[ ]*(?:[A-Z][A-Za-z]{0,5}\.?,?[ ]+)*\(?)[ ]*(?:[a-z][a-z\-]*[ ]){0,2}"
+)
 #: the word before a span: a word, then one space or a hyphen
 _WORD_BEFORE = re.compile(r"([A-Za-z][A-Za-z0-9'\u2019\-]*)[ ]$")
 _WORD_AFTER = re.compile(r"[ ]([A-Za-z][A-Za-z'\u2019-]*)")
@@ -145,10 +150,18 @@ def _left(text: str, start: int) -> int:
 
 
 def _trim_handed(text: str, s: Span) -> Span:
+    """Without a handedness word or a time word in front (``R-hand-dominant``, ``retired``,
+    ``later``: the development corpus and tune leave them out)."""
     first = re.match(r"[^ ]+[ ]", s.text)
-    if first and _HANDED.fullmatch(first.group().strip()):
+    if first and (_HANDED.fullmatch(first.group().strip()) or _LEAD.fullmatch(first.group())):
         return Span.of(text, s.start + first.end(), s.end, s.label, s.source + "+prof", s.score)
     return s
+
+
+#: time words before a job that stay out of it
+_LEAD = re.compile(
+    r"(?i:retired|former|later|then|also|current|currently|previously|formerly|now)[ ]"
+)
 
 
 def _grow_right(text: str, s: Span, starts: set[int]) -> Span:
@@ -177,10 +190,23 @@ def _staff(text: str, s: Span, names: Sequence[Span]) -> bool:
     if m and any(n.start == m.end() for n in names):
         return True
     for n in names:
-        near = n.label == "DOCTOR" and n.end <= s.start and s.start - n.end <= 20
-        if near and _AFTER_CLINICIAN.fullmatch(text, n.end, s.start):
+        near = n.end <= s.start and s.start - n.end <= 20
+        if near and n.label == "DOCTOR" and _AFTER_CLINICIAN.fullmatch(text, n.end, s.start):
+            return True
+        # "Sheila Vrdoljak, Claims Adjuster": a name in apposition that no relative word
+        # introduces ("mother Ana Ruiz, bus driver" is a relative's job)
+        if near and _APPOSED.fullmatch(text, n.end, s.start) and not _relative(text, n):
             return True
     return False
+
+
+#: between a name and a job in apposition: a comma, and a word or two ("clinical")
+_APPOSED = re.compile(r",[ ]+(?!(?:a|an|the)[ ])(?:[a-z]+[ ]){0,2}")
+
+
+def _relative(text: str, n: Span) -> bool:
+    """Does a relative word ("married to", "patient") stand right before the name ``n``?"""
+    return _KIN_NEAR.search(text, max(0, n.start - 60), n.start) is not None
 
 
 def _not_a_job(s: Span) -> bool:
@@ -222,7 +248,20 @@ _KIN_BEFORE = re.compile(
 _WORK_PAREN = re.compile(r"\b(?:from|at|after|before)[ ]work[ ]*\([ ]*" + _JOB)
 #: "is a" / "was a" before a job, with only a job's modifiers between
 _IS_A = re.compile(r"\b(?:[Ii]s|[Ww]as|I'm)[ ]an?[ ]" + _JOB)
-_AFTER_KIN_NAME = re.compile(r"(?:[ ]*\(\d{1,3}\)|,[ ]*\d{1,3})?(?:[ ]*\([ ]*|,[ ]+)" + _JOB)
+_AFTER_KIN_NAME = re.compile(
+    r"(?:[ ]*\(\d{1,3}\)|,[ ]*\d{1,3})?(?:[ ]*\([ ]*|,[ ]+)(?:an?[ ])?" + _JOB
+)
+#: an explicit job phrase: "works as a 9th-grade biology teacher at"
+_WORKS_AS = re.compile(
+    r"\b(?:[Ww]orks?|[Ww]orked|[Ww]orking|[Ee]mployed|[Jj]ob)(?:[ ](?:part-time|full-time))?"
+    r"[ ]as[ ](?:an?[ ])?" + _JOB
+)
+#: a relative word (or the patient's), then capitalized words (the rest of the name) up to
+#: a name span
+_KIN_NEAR = re.compile(
+    r"(?:\b" + _KIN + r"|\b(?i:married)[ ]to|\b(?i:patient|pt|client))"
+    r"[ ]*[:(]?[ ]*(?:[A-Z][\w'\-]*\.?[ ]+){0,3}$"
+)
 _KIN_PAREN = re.compile(r"\b" + _KIN + r"[ ]*\([ ]*" + _JOB)
 
 
@@ -232,7 +271,7 @@ def _cue_job(text: str, m: re.Match[str], loose: bool = False) -> Span | None:
     a lone ambiguous head (``driver``, ``student``) is not taken."""
     job = m.group("job")
     words = job.split(" ")
-    if not (job.islower() or job.isupper()) or not can_head_job(_words(words[-1])[-1]):
+    if not all(_one_case(w) for w in words) or not can_head_job(_words(words[-1])[-1]):
         return None
     if loose:
         if any(w.lower() in _FUNCTION for w in words):
@@ -242,6 +281,11 @@ def _cue_job(text: str, m: re.Match[str], loose: bool = False) -> Span | None:
     if len(words) == 1 and words[0].lower() in _generic():
         return None
     return Span.of(text, m.start("job"), m.end("job"), "PROFESSION", "hybrid.professions:cue")
+
+
+def _one_case(word: str) -> bool:
+    """A word of a job: lower case, or capitals (``NICU nurse``, ``PEDIATRIC DENTIST``)."""
+    return word.islower() or word.isupper()
 
 
 def _compound(word: str) -> bool:
@@ -255,7 +299,7 @@ def _compound(word: str) -> bool:
 def _cued(text: str, spans: Sequence[Span]) -> list[Span]:
     """Jobs after an age or a relative that no span covers."""
     found = [*_AGE_CUE.finditer(text), *_IS_A.finditer(text)]
-    near = [*_KIN_PAREN.finditer(text), *_WORK_PAREN.finditer(text)]
+    near = [*_KIN_PAREN.finditer(text), *_WORK_PAREN.finditer(text), *_WORKS_AS.finditer(text)]
     for n in spans:
         if n.category == "NAME" and _KIN_BEFORE.search(text, max(0, n.start - 40), n.start):
             m = _AFTER_KIN_NAME.match(text, n.end)
