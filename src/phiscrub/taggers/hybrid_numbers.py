@@ -32,11 +32,7 @@ from phiscrub.span import Span
 __all__ = ["bare_numbers"]
 
 _NUMBER = re.compile(r"\d{1,4}")
-_IDS = frozenset(
-    ["MEDICALRECORD", "IDNUM", "ACCOUNT", "HEALTHPLAN", "DEVICE", "LICENSE", "VEHICLE", "SSN",
-     "BIOID"]
-)  # fmt: skip
-#: (a login may be letters alone: ``kpatel``; only its ranges are dropped)
+#: two small numbers, the lower first, maybe after a short label (``6-29``, ``MAP 62-78``)
 _RANGE = re.compile(r"(?:[A-Za-z]{1,4}[ ])?(\d{1,3})[ ]?-[ ]?(\d{1,3})")
 #: words that make a number near them an age (within a short window on either side)
 _AGE_WORDS = re.compile(
@@ -72,7 +68,11 @@ def bare_numbers(text: str, crf: Sequence[Span], names: Sequence[Span] = ()) -> 
                 continue
             if s.label == "AGE" and not _age_context(text, s, names):
                 continue
-        if (s.label in _IDS and _not_an_id(s.text)) or (s.label == "USERNAME" and _range(s.text)):
+        # an id of the ID category needs a digit; a login (category NAME) may be letters
+        # alone (``kpatel``): only its ranges go
+        if s.category == "ID" and _not_an_id(s.text):
+            continue
+        if s.label == "USERNAME" and _range(s.text):
             continue
         out.append(s)
     return out
