@@ -42,7 +42,7 @@ def _split_at(text: str, words: list[re.Match[str]]) -> int | None:
     for k in range(len(words) - 1, 0, -1):  # the last head word that leaves a unit after it
         one, two = lowered[k - 1], " ".join(lowered[max(0, k - 2) : k])
         if one in heads or two in heads:
-            return k if k < len(words) else None
+            return k
     return None
 
 
