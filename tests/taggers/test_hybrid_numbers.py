@@ -5,12 +5,7 @@ from __future__ import annotations
 from phiscrub.span import Span
 from phiscrub.taggers.hybrid_numbers import bare_numbers
 
-
-def _at(text: str, needle: str, label: str, nth: int = 0) -> Span:
-    start = -1
-    for _ in range(nth + 1):
-        start = text.index(needle, start + 1)
-    return Span.of(text, start, start + len(needle), label, "crf.all", 0.9)
+from .spans import at as _at
 
 
 def test_numbers_in_tables_and_vitals_are_dropped() -> None:

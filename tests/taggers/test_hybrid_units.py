@@ -5,10 +5,11 @@ from __future__ import annotations
 from phiscrub.span import Span
 from phiscrub.taggers.hybrid_units import hospital_units
 
+from .spans import at
+
 
 def _hospital(text: str, needle: str) -> Span:
-    start = text.index(needle)
-    return Span.of(text, start, start + len(needle), "HOSPITAL", "crf.all", 0.9)
+    return at(text, needle, "HOSPITAL")
 
 
 def test_an_acronym_or_a_hospital_name_then_a_unit_is_split() -> None:

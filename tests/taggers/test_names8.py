@@ -5,16 +5,10 @@ after the name, a CRF place after a role)."""
 
 from __future__ import annotations
 
-from phiscrub.span import Span
 from phiscrub.taggers import hybrid_steps as steps
 from phiscrub.taggers.hybrid_tidy import join_nicknames, trim_names
 
-
-def span(text: str, mention: str, label: str, source: str = "crf.all", nth: int = 0) -> Span:
-    start = -1
-    for _ in range(nth + 1):
-        start = text.index(mention, start + 1)
-    return Span.of(text, start, start + len(mention), label, source)
+from .spans import at as span
 
 
 def test_a_nickname_between_first_and_last_name_joins_the_pieces() -> None:

@@ -7,10 +7,11 @@ from phiscrub.span import Span
 from phiscrub.taggers import hybrid_steps as steps
 from phiscrub.taggers.hybrid_places import generic_places
 
+from .spans import at
+
 
 def span(text: str, needle: str, label: str, source: str = "t") -> Span:
-    start = text.index(needle)
-    return Span.of(text, start, start + len(needle), label, source, 1.0)
+    return at(text, needle, label, source)
 
 
 def found(out: list[Span]) -> list[tuple[str, str]]:

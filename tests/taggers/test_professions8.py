@@ -5,10 +5,11 @@ from __future__ import annotations
 from phiscrub.span import Span
 from phiscrub.taggers.hybrid_professions import can_head_job, professions
 
+from .spans import at
+
 
 def _at(text: str, needle: str, label: str = "PROFESSION", source: str = "crf.all") -> Span:
-    start = text.index(needle)
-    return Span.of(text, start, start + len(needle), label, source, 0.9)
+    return at(text, needle, label, source, 0.9)
 
 
 def _jobs(text: str, spans: list[Span]) -> list[str]:
