@@ -17,6 +17,7 @@ from collections.abc import Sequence
 from importlib import resources
 
 from phiscrub.span import Span
+from phiscrub.taggers.hybrid_words import person_words
 
 __all__ = ["name_roles"]
 
@@ -155,14 +156,6 @@ _NOT_PERSON_LABELS = frozenset(
 _PERSON_SHAPE = re.compile(r"[A-Z][\w'\u2019-]*\.?(?:[ ][A-Z][\w'\u2019.-]*){0,3}")
 
 
-@functools.cache
-def _person_words() -> frozenset[str]:
-    from phiscrub.detect import lexicon
-
-    lex = lexicon.lexicons()
-    return lex.first_names | lex.last_names
-
-
 def _person_after_role(text: str, s: Span, patterns: dict[str, re.Pattern[str]]) -> Span:
     """A CRF place, organization or date right after a role word on its line (``nurse``,
     ``Clinician:``, ``domestic helper``) that is shaped like a person's name (one to four
@@ -177,7 +170,7 @@ def _person_after_role(text: str, s: Span, patterns: dict[str, re.Pattern[str]])
     stop, common = _name_stop_words(), common_words(35)
     for word in s.text.split():
         low = word.rstrip(".").lower()
-        if low in stop or (len(low) > 1 and low in common and low not in _person_words()):
+        if low in stop or (len(low) > 1 and low in common and low not in person_words()):
             return s
     before = text[max(0, s.start - 40) : s.start]
     before = before[max(before.rfind("\n"), before.rfind("\r")) + 1 :]

@@ -15,7 +15,8 @@ not from any note's strings):
   (``SOX10/Melan``, ``Kleinert/Duran``) or numbers that can be no month and day; a CRF
   name or place right before an eponym's head word (``Allen test``, ``McBurney's point``,
   ``Clark level``; ``data/allowlist/eponym_heads.txt``) is dropped unless a title comes
-  before it.
+  before it, and so is one that is a language, a faith or a people (``Speaks Russian``,
+  ``Religion: Roman Catholic``; ``hybrid_words.speech_or_faith``).
 - ``trim_names`` (after the merge, on rule and CRF names alike): a name span loses a first
   word that is a role or an English word no one is named (``WITNESS CARMEN ESTRADA``).
 """
@@ -29,6 +30,7 @@ from importlib import resources
 from typing import Any
 
 from phiscrub.span import Span
+from phiscrub.taggers.hybrid_words import not_a_crf_name, person_words, speech_or_faith
 
 __all__ = ["clinical_filter", "join_nicknames", "tidy", "trim_names"]
 
@@ -320,7 +322,9 @@ def clinical_filter(text: str, spans: Sequence[Span]) -> list[Span]:
                 continue
             if _SHORT_NUMBER.match(s.text) and _blocked(text, s):
                 continue
-        elif _is_crf(s) and s.category in ("NAME", "LOCATION") and _eponym(text, s):
+        elif _is_crf(s) and (
+            (s.category in ("NAME", "LOCATION") and _eponym(text, s)) or speech_or_faith(s)
+        ):
             continue
         out.append(s)
     return out
@@ -339,14 +343,6 @@ def _blocked(text: str, span: Span) -> bool:
 _LEAD = re.compile(r"([^\W\d_][\w'.-]*)[ \t]+(?=[^\W\d_])")
 
 
-@functools.cache
-def _person_words() -> frozenset[str]:
-    from phiscrub.detect import lexicon
-
-    lex = lexicon.lexicons()
-    return lex.first_names | lex.last_names
-
-
 #: closed-class words that never start a name (``BY JUNE PAKKALA``, ``WITNESS ANN LEE``)
 _NOT_NAME_LEADS = frozenset(
     ["by", "per", "from", "with", "via", "and", "for", "at", "to", "witness", "witnessed",
@@ -361,7 +357,7 @@ def _not_a_name_word(word: str) -> bool:
     from phiscrub.taggers.hybrid_steps import _HONORIFICS, _role_words
 
     low = word.lower().rstrip(".:")
-    if len(low) < 2 or low in _person_words():
+    if len(low) < 2 or low in person_words():
         return False
     return low in _role_words() or low in _NOT_NAME_LEADS or low in _HONORIFICS
 
@@ -385,7 +381,7 @@ def _titled_person(text: str, s: Span) -> Span:
         return s
     lead = m.group(1).lower().rstrip(".:")
     rest = s.text[m.end() :]
-    if lead in _person_words() or not _NAME_REST.fullmatch(rest):
+    if lead in person_words() or not _NAME_REST.fullmatch(rest):
         return s
     label = "DOCTOR" if lead in _CLINICAL_TITLES else _role_of_word(lead)
     if label is None and lead in _HONORIFICS:
@@ -401,7 +397,7 @@ def trim_names(text: str, spans: Sequence[Span]) -> list[Span]:
     PAKKALA``): in capitals, and after role words, the name rules and the CRF take it in.
     Then the pieces of a name around a quoted nickname become one name
     (``join_nicknames``), and a CRF name that is one acronym or English word in running
-    text is dropped (``_not_a_crf_name``)."""
+    text is dropped (``hybrid_words.not_a_crf_name``)."""
     out: list[Span] = []
     for s in spans:
         s = _titled_person(text, s)
@@ -411,7 +407,7 @@ def trim_names(text: str, spans: Sequence[Span]) -> list[Span]:
                 s = Span.of(text, s.start + m.end(), s.end, s.label, s.source + "+trim", s.score)
         out.append(s)
     out = join_nicknames(text, out)
-    return [s for s in out if not _not_a_crf_name(text, s)]
+    return [s for s in out if not not_a_crf_name(text, s)]
 
 
 #: a nickname in quotes between two words of a name: ``Tyrone "Ty" Mercer``, ``Hyun-woo
@@ -452,28 +448,4 @@ def _bare_name_word(word: str) -> bool:
     core = word.rstrip(".")
     if len(core) == 1:
         return core.isupper()
-    return core[0].isupper() and not core.isupper() and core.lower() in _person_words()
-
-
-def _not_a_crf_name(text: str, span: Span) -> bool:
-    """A one-word CRF name that is an acronym inside running text (``labs/LP/EEG``, ``by
-    ASCO/CAP``, ``referred to HV``; initials stand at a line's start or end: ``KMW``,
-    ``FQ/bc``; a lexicon name of four letters or more is a name in capitals) or an English
-    word that is nobody's name (``Reply``, ``Activities``), unless it is quoted (a
-    nickname: ``"KJ"``, dog ``"Biscuit"``)."""
-    if span.category != "NAME" or not _is_crf(span) or " " in span.text:
-        return False
-    before, after = text[span.start - 1 : span.start], text[span.end : span.end + 1]
-    if (before and before in "\"“'^") or (after and after in "\"”'^"):
-        return False
-    if re.fullmatch(r"[A-Z]{2,6}", span.text):
-        if len(span.text) > 3 and span.text.lower() in _person_words():
-            return False  # a name in capitals (``W/ SON CURTIS;``)
-        line_start = text.rfind("\n", 0, span.start) + 1
-        line_end = text.find("\n", span.end)
-        rest = text[span.end : len(text) if line_end < 0 else line_end]
-        return bool(text[line_start : span.start].strip() and rest.strip(" \t).:,"))
-    from phiscrub.taggers.hybrid_steps import common_words
-
-    word = span.text.lower()
-    return not span.text.isupper() and word in common_words(35) and word not in _person_words()
+    return core[0].isupper() and not core.isupper() and core.lower() in person_words()

@@ -1,0 +1,96 @@
+"""CRF spans that are words, not PHI: the checks that read lexicons of English, roles,
+languages, faiths and peoples (used by ``hybrid_tidy``; ``person_words`` by the role
+steps too).
+
+- ``not_a_crf_name``: a CRF name that is one acronym in running text, one English word or
+  role nobody is named (``Reply``, ``Niece``, ``COMMENTS``), or several words that are all
+  common English and nobody's name (``Dog owner``, ``Immunization Reactions``).
+- ``speech_or_faith``: a CRF name, place or organization that is exactly a language, a
+  faith or a people (``data/lexicons/languages.txt``, ``peoples_faiths.txt``): ``Speaks
+  Russian``, ``Religion: Roman Catholic``, ``Ethnicity: Samoan``. Neither is PHI.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+
+from phiscrub.resources import data_lines
+from phiscrub.span import Span
+
+__all__ = ["not_a_crf_name", "person_words", "speech_or_faith"]
+
+
+@functools.cache
+def person_words() -> frozenset[str]:
+    """Every first and last name of the lexicons, lower case."""
+    from phiscrub.detect import lexicon
+
+    lex = lexicon.lexicons()
+    return lex.first_names | lex.last_names
+
+
+@functools.cache
+def _common() -> frozenset[str]:
+    from phiscrub.taggers.hybrid_steps import common_words
+
+    return common_words(35)
+
+
+@functools.cache
+def _speech_or_faith_words() -> frozenset[str]:
+    words = data_lines("lexicons", "languages.txt") + data_lines("lexicons", "peoples_faiths.txt")
+    return frozenset(w.lower() for w in words)
+
+
+#: a verb of speech before a language inside the span (``Speaks Russian``)
+_SPEAKS = re.compile(r"(?i)(?:speaks|speak|language:?)\s+")
+
+
+def speech_or_faith(span: Span) -> bool:
+    """Is the span (a name, a place other than a hospital, or an organization) exactly a
+    language, a faith or a people?"""
+    if span.category not in ("NAME", "LOCATION") or span.label == "HOSPITAL":
+        return False
+    text = _SPEAKS.sub("", span.text, count=1) if _SPEAKS.match(span.text) else span.text
+    return text.lower() in _speech_or_faith_words()
+
+
+def not_a_crf_name(text: str, span: Span) -> bool:
+    """A one-word CRF name that is an acronym inside running text (``labs/LP/EEG``, ``by
+    ASCO/CAP``, ``referred to HV``; initials stand at a line's start or end: ``KMW``,
+    ``FQ/bc``; a lexicon name of four letters or more is a name in capitals), a role
+    (``Niece states``, ``Coach Tanner Boyle``: the CRF took the role, the rules the name)
+    or an English word that is nobody's name (``Reply``, ``COMMENTS``; in capitals from
+    five letters, below that an acronym), or several words all common English and nobody's
+    name; unless it is quoted (a nickname: ``"KJ"``, dog ``"Biscuit"``)."""
+    from phiscrub.taggers.hybrid_steps import _role_words
+
+    if span.category != "NAME" or not span.source.startswith("crf"):
+        return False
+    before, after = text[span.start - 1 : span.start], text[span.end : span.end + 1]
+    if (before and before in "\"“'^") or (after and after in "\"”'^"):
+        return False
+    if " " in span.text:
+        return _english_words(span.text)
+    if re.fullmatch(r"[A-Z]{2,6}", span.text):
+        if len(span.text) > 3 and span.text.lower() in person_words():
+            return False  # a name in capitals (``W/ SON CURTIS;``)
+        line_start = text.rfind("\n", 0, span.start) + 1
+        line_end = text.find("\n", span.end)
+        rest = text[span.end : len(text) if line_end < 0 else line_end]
+        return bool(text[line_start : span.start].strip() and rest.strip(" \t).:,"))
+    word = span.text.lower()
+    if word in _role_words():
+        return True
+    if span.text.isupper() and len(word) < 5:
+        return False
+    return word in _common() and word not in person_words()
+
+
+def _english_words(phrase: str) -> bool:
+    """Every word of a several-word name is common English and nobody's name (``Dog
+    owner``, ``Clinical Geneticist``, ``Appeals Reviewer``)."""
+    words = phrase.lower().split()
+    common, people = _common(), person_words()
+    return all(w.isalpha() and w in common and w not in people for w in words)
