@@ -187,6 +187,42 @@ _NAME_GOES_ON = re.compile(r"[ \t]*(?:&[ \t]*|of[ \t]+)?[A-Z]")
 _NAME_BEFORE = re.compile(r"[A-Z][\w'-]*[ \t]+(?:&[ \t]+)?$")
 
 
+_INSTITUTIONS = frozenset(["HOSPITAL", "ORGANIZATION", "DEPARTMENT", "LOCATION-OTHER"])
+_LINKS = frozenset(["of", "and", "the", "for", "at", "on", "in"])
+
+
+def _plain_english(name: str) -> bool:
+    """Every word is common English, none a place, a name written as one, or an
+    institution's word of any kind (``HEALTHCARE PLAN UPDATE``, ``Billed``, ``Zoom``; not
+    ``Coastal Path Labs``, ``County General``)."""
+    from phiscrub.taggers.hybrid_steps import common_words
+    from phiscrub.taggers.hybrid_words import person_words
+
+    words = _WORD.findall(name)
+    if not words or any(ch.isdigit() for ch in name):
+        return False
+    lowered = [w for w in words if w[0].islower() and w not in _LINKS]
+    if not (lowered or (len(words) > 1 and name.isupper())):
+        return False  # one capitalized word, or a name in title case: kept
+    common, people, places = common_words(35), person_words(), _place_names()
+    inst = frozenset().union(*institution_words().values())
+    for word in words:
+        low = word.lower()
+        if low not in common or low in places or low in inst:
+            return False
+        if low in people and not word.isupper():
+            return False
+    return True
+
+
+@functools.cache
+def _place_names() -> frozenset[str]:
+    from phiscrub.detect.lexicon import lexicons
+
+    lex = lexicons()
+    return frozenset(w.lower() for w in (*lex.cities, *lex.states, *lex.countries))
+
+
 #: a model year (and a colour) right before: a vehicle's make and model follows
 _YEAR_BEFORE = re.compile(r"(?<![\d/.-])\b(?:19|20)\d\d[ \t]+$")
 #: a field label's colon or number sign right after
@@ -210,6 +246,8 @@ def generic_places(text: str, spans: Sequence[Span]) -> list[Span]:
     out: list[Span] = []
     for s in spans:
         if s.label in ("HOSPITAL", "ORGANIZATION", "DEPARTMENT") and _not_a_place(text, s):
+            continue
+        if s.source.startswith("crf") and s.label in _INSTITUTIONS and _plain_english(s.text):
             continue
         if s.label == "HOSPITAL":
             words = [w.lower() for w in _WORD.findall(s.text)]
