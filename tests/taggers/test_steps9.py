@@ -1,0 +1,51 @@
+"""The ninth round's hybrid steps on made-up notes: a letter copied to the patient, and
+CRF institutions made of plain English words."""
+
+from __future__ import annotations
+
+from phiscrub.taggers import hybrid_steps as steps
+from phiscrub.taggers.hybrid_places import generic_places
+
+from .spans import at as span
+
+
+def test_a_name_copied_on_a_cc_line_is_the_patient_when_it_shares_the_patients_name() -> None:
+    text = (
+        "Patient: Deborah Kowalczyk   DOB 1/2/1960\nDear Dr. Ames,\n...\n"
+        "cc: Deborah Kowalczyk, 3124 S. Delaware Ave\ncc: Priya Iyer, MD\n"
+    )
+    spans = [
+        span(text, "Deborah Kowalczyk", "PATIENT", "rules"),
+        span(text, "Ames", "DOCTOR", "rules"),
+        span(text, "Deborah Kowalczyk", "DOCTOR", "rules.name:role_trigger", nth=1),
+        span(text, "Priya Iyer", "DOCTOR", "rules"),
+    ]
+    out = steps.name_roles(text, spans)
+    assert [(s.text, s.label) for s in out] == [
+        ("Deborah Kowalczyk", "PATIENT"),
+        ("Ames", "DOCTOR"),
+        ("Deborah Kowalczyk", "PATIENT"),
+        ("Priya Iyer", "DOCTOR"),  # a clinician copied keeps her type
+    ]
+
+
+def test_a_crf_institution_of_plain_english_in_capitals_or_lower_case_is_dropped() -> None:
+    text = (
+        "IMMUNIZATION RECORD / CERTIFICATE\nFamily would like the Catholic chaplain.\n"
+        "HVAC technician w/ Desert Air Mechanical; labs at Quest; NORTHERN TIER RECOVERY CLINIC"
+    )
+    spans = [
+        span(text, "IMMUNIZATION RECORD", "ORGANIZATION"),
+        span(text, "Catholic chaplain", "LOCATION-OTHER"),
+        span(text, "Desert Air Mechanical", "ORGANIZATION"),  # a name in title case
+        span(text, "Quest", "ORGANIZATION"),  # one capitalized word
+        span(text, "NORTHERN TIER RECOVERY CLINIC", "HOSPITAL"),  # an institution's word
+    ]
+    out = generic_places(text, spans)
+    assert [s.text for s in out] == [
+        "Desert Air Mechanical",
+        "Quest",
+        "NORTHERN TIER RECOVERY CLINIC",
+    ]
+    ruled = [span(text, "IMMUNIZATION RECORD", "ORGANIZATION", "rules")]
+    assert generic_places(text, ruled) == ruled  # only the CRF's spans are judged
