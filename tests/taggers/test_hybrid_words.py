@@ -50,3 +50,32 @@ def test_a_language_faith_or_people_is_no_name_place_or_organization() -> None:
     assert [s.text for s in out] == ["Lutheran", "Samoan Community Church", "Irish"]
     assert speech_or_faith(span(text, "Lutheran", "ORGANIZATION"))
     assert not speech_or_faith(span(text, "Lutheran", "HOSPITAL"))
+
+
+def test_a_name_loses_a_credential_or_closed_class_word_at_its_end_and_a_role_at_its_start() -> (
+    None
+):
+    text = (
+        "Certifying scientist: Mei-Lin Harrow, Ph.D. - June 8\nSPOKE W/ DR VANMETER AT 0150. "
+        "C.R. SLONE MD\nsw: lindsey vue, lcsw\nsent by PE teacher Coach Haskins: low BG\n"
+        "Seen by Grace Coach today. DR. MAYO AT HOME"
+    )
+    spans = [
+        span(text, "Mei-Lin Harrow, Ph", "DOCTOR", "rules"),
+        span(text, "VANMETER AT", "DOCTOR", "rules"),
+        span(text, "C.R. SLONE MD", "DOCTOR", "rules"),
+        span(text, "lindsey vue, lcsw", "DOCTOR", "rules"),
+        span(text, "Coach Haskins", "PATIENT", "rules"),
+        span(text, "Grace Coach", "PATIENT", "rules"),  # a first name leads: kept whole
+        span(text, "MAYO", "DOCTOR", "rules"),
+    ]
+    out = trim_names(text, spans)
+    assert [s.text for s in out] == [
+        "Mei-Lin Harrow",
+        "VANMETER",
+        "C.R. SLONE",
+        "lindsey vue",
+        "Haskins",
+        "Grace Coach",
+        "MAYO",
+    ]

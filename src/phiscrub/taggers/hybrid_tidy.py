@@ -30,7 +30,13 @@ from importlib import resources
 from typing import Any
 
 from phiscrub.span import Span
-from phiscrub.taggers.hybrid_words import not_a_crf_name, person_words, speech_or_faith
+from phiscrub.taggers.hybrid_words import (
+    first_names,
+    not_a_crf_name,
+    person_words,
+    speech_or_faith,
+    trim_name_tail,
+)
 
 __all__ = ["clinical_filter", "join_nicknames", "tidy", "trim_names"]
 
@@ -357,9 +363,11 @@ def _not_a_name_word(word: str) -> bool:
     from phiscrub.taggers.hybrid_steps import _HONORIFICS, _role_words
 
     low = word.lower().rstrip(".:")
-    if len(low) < 2 or low in person_words():
+    if len(low) < 2 or low in first_names():
         return False
-    return low in _role_words() or low in _NOT_NAME_LEADS or low in _HONORIFICS
+    if low in _role_words():
+        return True  # a role that is a surname too leads no name (``Coach``, ``Deacon``)
+    return low not in person_words() and (low in _NOT_NAME_LEADS or low in _HONORIFICS)
 
 
 #: the CRF labels a titled name it does not know as a place (``Prof Ng Siew Ling``)
@@ -405,6 +413,7 @@ def trim_names(text: str, spans: Sequence[Span]) -> list[Span]:
             m = _LEAD.match(s.text)
             if m and _not_a_name_word(m.group(1)):
                 s = Span.of(text, s.start + m.end(), s.end, s.label, s.source + "+trim", s.score)
+            s = trim_name_tail(text, s)
         out.append(s)
     out = join_nicknames(text, out)
     return [s for s in out if not not_a_crf_name(text, s)]

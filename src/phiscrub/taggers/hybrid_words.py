@@ -18,7 +18,7 @@ import re
 from phiscrub.resources import data_lines
 from phiscrub.span import Span
 
-__all__ = ["not_a_crf_name", "person_words", "speech_or_faith"]
+__all__ = ["first_names", "not_a_crf_name", "person_words", "speech_or_faith", "trim_name_tail"]
 
 
 @functools.cache
@@ -28,6 +28,45 @@ def person_words() -> frozenset[str]:
 
     lex = lexicon.lexicons()
     return lex.first_names | lex.last_names
+
+
+@functools.cache
+def first_names() -> frozenset[str]:
+    """Every first name of the lexicons, lower case."""
+    from phiscrub.detect import lexicon
+
+    return lexicon.lexicons().first_names
+
+
+#: closed-class words that end no name in capitals (``DR. WHITEHORSE TO BE NOTIFIED``,
+#: ``DR VANMETER AT 0150``, ``DR. PATEL PGY-2``)
+_NOT_NAME_TAILS = frozenset(["AT", "TO", "ON", "IN", "FOR", "BY", "OF", "AND", "RE", "PGY"])
+
+
+def trim_name_tail(text: str, span: Span) -> Span:
+    """A name span loses a credential it ends with (``Mei-Lin Harrow, Ph`` of ``Ph.D.``,
+    ``C.R. SLONE MD``, ``lindsey vue, lcsw``; GUIDELINES.md leaves credentials out) and, in
+    capitals, a closed-class word after the name (``WHITEHORSE TO``)."""
+    from phiscrub.taggers.hybrid_steps import _credential
+
+    words = span.text.split()
+    if len(words) > 1 and words[-1] in _NOT_NAME_TAILS and span.text.isupper():
+        end = span.start + span.text.rstrip().rfind(" ")
+        return Span.of(text, span.start, end, span.label, span.source + "+trim", span.score)
+    cred = _credential() if not span.text.islower() else _credential_lower()
+    for m in re.finditer(r",?[ ]", span.text):
+        hit = cred.match(text, span.start + m.start())
+        if hit and hit.end() >= span.end and m.start() > 0:
+            end = span.start + m.start()
+            return Span.of(text, span.start, end, span.label, span.source + "+trim", span.score)
+    return span
+
+
+@functools.cache
+def _credential_lower() -> re.Pattern[str]:
+    from phiscrub.taggers.hybrid_steps import _credential
+
+    return re.compile(_credential().pattern, re.IGNORECASE)
 
 
 @functools.cache
