@@ -266,20 +266,29 @@ def generic_places(text: str, spans: Sequence[Span]) -> list[Span]:
 
 #: the place labels a city cue or the CRF gives an institution's name
 _PLACES = ("CITY", "LOCATION-OTHER", "STREET", "COUNTRY")
-#: a name and a floor number (``Cottonwood 4``): a named ward, never a town
-_WARD = re.compile(r"[A-Z][\w'-]+(?:[ ][A-Z][\w'-]+)?[ ]\d{1,2}")
+#: a name and a floor number (``Cottonwood 4``): a named ward, never a town, nor a person
+#: (``Transferred to floor (Hanna 6)``), nor a date unless a month leads (``Cedar 5``)
+_WARD = re.compile(
+    r"(?!(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec|Mon|Tue|Wed|Thu|Fri|Sat|Sun)"
+    r"[a-z]*\.?[ ])[A-Z][\w'-]+(?:[ ][A-Z][\w'-]+)?[ ]\d{1,2}"
+)
+#: the CRF's labels for a named ward it does not know
+_NOT_WARDS = frozenset(["PATIENT", "DOCTOR", "DATE"])
 
 
 def place_or_organization(text: str, spans: Sequence[Span]) -> list[Span]:
     """A CITY or LOCATION-OTHER of two words or more ending in an institution word takes
-    that institution's type (the correction above then decides which); a CITY that is a
-    name and a floor number (``back to Cottonwood 4``) is a named ward, a DEPARTMENT."""
+    that institution's type (the correction above then decides which); a CITY, or a CRF
+    person or date, that is a name and a floor number (``back to Cottonwood 4``, ``floor
+    (Hanna 6)``) is a named ward, a DEPARTMENT."""
     lex = institution_words()
     care = lex["hospital"] | lex["weak_hospital"] | lex["care"]
     out: list[Span] = []
     for s in spans:
         words = _WORD.findall(s.text)
-        if s.label == "CITY" and _WARD.fullmatch(s.text):
+        if _WARD.fullmatch(s.text) and (
+            s.label == "CITY" or (s.label in _NOT_WARDS and s.source.startswith("crf"))
+        ):
             s = _relabel(s, "DEPARTMENT", "hybrid.correct:ward")
         elif s.label in _PLACES and len(words) >= 2:
             last, lowered = words[-1].lower(), {w.lower() for w in words}
