@@ -52,12 +52,13 @@ def test_a_crf_institution_of_plain_english_in_capitals_or_lower_case_is_dropped
 
 
 def test_a_crf_person_or_date_that_is_a_name_and_a_floor_number_is_a_named_ward() -> None:
-    text = "Transferred to floor (Hanna 6) on 6/16. 2 days on Cedar 5. Seen Oct 5 by Dr. Hanna."
+    text = "To floor (Hanna 6) on 6/16. 2 days on Cedar 5. Seen Oct 5 by Dr. Hanna. GU: Tanner 4"
     spans = [
         span(text, "Hanna 6", "PATIENT"),
         span(text, "Cedar 5", "DATE"),
         span(text, "Oct 5", "DATE"),  # a month leads: a date
         span(text, "Hanna", "DOCTOR", nth=1),
+        span(text, "Tanner 4", "PATIENT"),  # a clinical word leads: a Tanner stage, dropped
     ]
     out = steps.place_or_organization(text, spans)
     assert [(s.text, s.label) for s in out] == [

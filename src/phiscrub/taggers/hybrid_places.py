@@ -276,18 +276,30 @@ _WARD = re.compile(
 _NOT_WARDS = frozenset(["PATIENT", "DOCTOR", "DATE"])
 
 
+def _clinical(name: str) -> bool:
+    """Is the first word on the clinical allow-list (``Tanner 4`` is a Tanner stage)?"""
+    from phiscrub.detect.lexicon import lexicons
+
+    return lexicons().is_allowed(name.split()[0])
+
+
 def place_or_organization(text: str, spans: Sequence[Span]) -> list[Span]:
     """A CITY or LOCATION-OTHER of two words or more ending in an institution word takes
     that institution's type (the correction above then decides which); a CITY, or a CRF
     person or date, that is a name and a floor number (``back to Cottonwood 4``, ``floor
-    (Hanna 6)``) is a named ward, a DEPARTMENT."""
+    (Hanna 6)``) is a named ward, a DEPARTMENT; a CRF person that is a clinical word and a
+    number (``Tanner 4``) is dropped."""
     lex = institution_words()
     care = lex["hospital"] | lex["weak_hospital"] | lex["care"]
     out: list[Span] = []
     for s in spans:
         words = _WORD.findall(s.text)
-        if _WARD.fullmatch(s.text) and (
-            s.label == "CITY" or (s.label in _NOT_WARDS and s.source.startswith("crf"))
+        ward = _WARD.fullmatch(s.text)
+        if ward and s.category == "NAME" and s.source.startswith("crf") and _clinical(s.text):
+            continue  # a clinical word and a number (``Tanner 4``) is no one's name
+        if ward and (
+            s.label == "CITY"
+            or (s.label in _NOT_WARDS and s.source.startswith("crf") and not _clinical(s.text))
         ):
             s = _relabel(s, "DEPARTMENT", "hybrid.correct:ward")
         elif s.label in _PLACES and len(words) >= 2:
