@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from phiscrub.taggers import hybrid_steps as steps
 from phiscrub.taggers.hybrid_places import generic_places
+from phiscrub.taggers.hybrid_units import institution_edges
 
 from .spans import at as span
 
@@ -66,4 +67,26 @@ def test_a_crf_person_or_date_that_is_a_name_and_a_floor_number_is_a_named_ward(
         ("Cedar 5", "DEPARTMENT"),
         ("Oct 5", "DATE"),
         ("Hanna", "DOCTOR"),
+    ]
+
+
+def test_an_institution_loses_a_leading_article_verb_or_plan_type() -> None:
+    text = (
+        "Works at the Teche Sugar Cooperative and at The Anthracite Grille. Attends Little "
+        "Hooghan Preschool. Ins: Heartland Mutual Health PPO. Buys at Bluestem Grain Co-op."
+    )
+    spans = [
+        span(text, "the Teche Sugar Cooperative", "ORGANIZATION"),
+        span(text, "The Anthracite Grille", "ORGANIZATION"),  # a capital The is the name's
+        span(text, "Attends Little Hooghan Preschool", "ORGANIZATION", "rules"),
+        span(text, "Heartland Mutual Health PPO", "ORGANIZATION", "rules"),
+        span(text, "Bluestem Grain Co", "ORGANIZATION"),
+    ]
+    out = institution_edges(text, spans)
+    assert [s.text for s in out] == [
+        "Teche Sugar Cooperative",
+        "The Anthracite Grille",
+        "Little Hooghan Preschool",
+        "Heartland Mutual Health",
+        "Bluestem Grain Co-op",
     ]

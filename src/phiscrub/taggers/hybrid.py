@@ -49,7 +49,7 @@ from phiscrub.taggers.hybrid_places import generic_places
 from phiscrub.taggers.hybrid_professions import professions
 from phiscrub.taggers.hybrid_tidy import clinical_filter, tidy, trim_names
 from phiscrub.taggers.hybrid_train import CRF_GROUPS, train_groups
-from phiscrub.taggers.hybrid_units import hospital_units
+from phiscrub.taggers.hybrid_units import hospital_units, institution_edges
 from phiscrub.text import Token, bio_to_spans, tokenize
 
 __all__ = ["STEPS", "HybridSettings", "HybridTagger"]
@@ -71,6 +71,7 @@ STEPS = (
     "hospital_or_organization",
     "generic_places",
     "hospital_units",
+    "institution_edges",
     "name_roles",
     "doctor_after_title",
     "type_counting",
@@ -265,6 +266,8 @@ class HybridTagger:
             spans = generic_places(doc.text, spans)
         if "hospital_units" not in off:
             spans = hospital_units(doc.text, spans)
+        if "institution_edges" not in off:
+            spans = institution_edges(doc.text, spans)
         if "name_roles" not in off:
             spans = steps.name_roles(doc.text, spans)
         if "doctor_after_title" not in off:
