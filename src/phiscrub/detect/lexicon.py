@@ -33,7 +33,7 @@ class Lexicons:
     cities: frozenset[str]  # as written (title case), for exact, case-sensitive lookup
     countries: frozenset[str]
     states: dict[str, str]  # name -> USPS code
-    common_words: tuple[str, ...]  # most common first (SCOWL levels 10, 20, 35)
+    common_words: tuple[str, ...]  # most common first (SCOWL levels 10, 20, 35), then office_words.txt
     common_top: frozenset[str]  # the common words of level <= COMMON_NAME_LEVEL
     allow: frozenset[str]
     load_seconds: float
@@ -54,7 +54,7 @@ def lexicons() -> Lexicons:
     """Load every lexicon (once per process)."""
     t0 = time.perf_counter()
     rows = [ln.partition("\t") for ln in _lines("lexicons", "common_words.txt")]
-    common = tuple(w for w, _, _ in rows)
+    common = tuple(w for w, _, _ in rows) + tuple(_lines("lexicons", "office_words.txt"))
     levels = {str(n) for n in range(COMMON_NAME_LEVEL + 1)}
     top = frozenset(w for w, _, level in rows if level in levels)
     states = dict(ln.split("\t", 1) for ln in _lines("lexicons", "states.txt"))
