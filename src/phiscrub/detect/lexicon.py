@@ -33,7 +33,7 @@ class Lexicons:
     cities: frozenset[str]  # as written (title case), for exact, case-sensitive lookup
     countries: frozenset[str]
     states: dict[str, str]  # name -> USPS code
-    common_words: tuple[str, ...]  # most common first (SCOWL levels 10, 20, 35), then office_words.txt
+    common_words: tuple[str, ...]  # SCOWL 10, 20, 35 first; then office_words.txt
     common_top: frozenset[str]  # the common words of level <= COMMON_NAME_LEVEL
     allow: frozenset[str]
     load_seconds: float
