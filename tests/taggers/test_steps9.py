@@ -90,3 +90,22 @@ def test_an_institution_loses_a_leading_article_verb_or_plan_type() -> None:
         "Heartland Mutual Health",
         "Bluestem Grain Co-op",
     ]
+
+
+def test_a_crf_state_code_with_no_place_around_it_is_dropped() -> None:
+    text = (
+        "Read back by L. Vazquez (MA) at 10:02; trace AR. Lives in Worcester, MA 01605.\n"
+        "Moved from OH last year. J. Voss, PT, DPT   KS PT lic 11-0442"
+    )
+    spans = [
+        span(text, "MA", "STATE"),  # a medical assistant
+        span(text, "AR", "STATE"),  # aortic regurgitation
+        span(text, "MA", "STATE", nth=1),  # after a town and a comma, before a ZIP
+        span(text, "OH", "STATE"),  # after a place preposition
+        span(text, "KS", "STATE"),  # before a licence
+    ]
+    out = steps.drop_unknown_states(text, spans)
+    assert [s.text for s in out] == ["MA", "OH", "KS"]
+    assert out[0].start == text.index("MA", text.index("Worcester"))
+    ruled = [span(text, "AR", "STATE", "rules.location:state_abbrev_context")]
+    assert steps.drop_unknown_states(text, ruled) == ruled  # only the CRF's codes
