@@ -79,3 +79,9 @@ def test_a_name_loses_a_credential_or_closed_class_word_at_its_end_and_a_role_at
         "Grace Coach",
         "MAYO",
     ]
+
+
+def test_a_crf_date_that_is_a_month_alone_is_left_to_the_rules() -> None:
+    text = "Copies sent: ED record, labs, MAR, flowsheet. Seen Mar 3, 2040."
+    spans = [span(text, "MAR", "DATE"), span(text, "Mar 3, 2040", "DATE")]
+    assert [s.text for s in clinical_filter(text, spans)] == ["Mar 3, 2040"]

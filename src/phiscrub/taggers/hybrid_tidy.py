@@ -72,6 +72,10 @@ _ABBREV = frozenset(
 _FIELD_LABEL = re.compile(r"\s+[A-Z][A-Za-z]*\.?\s*[#:]$")
 _OUTER = " ,;:.()[]{}\"'-/&"
 _NUMBERLIKE = frozenset({"DATE", "AGE", "CONTACT", "ID"})
+#: a month's name or abbreviation alone
+_LONE_MONTH = re.compile(
+    r"(?i)(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)(?:[a-z]*)\.?"
+)
 _WORDLIKE = frozenset({"NAME", "LOCATION", "PROFESSION"})
 _MONTHS = frozenset(
     [
@@ -320,6 +324,8 @@ def clinical_filter(text: str, spans: Sequence[Span]) -> list[Span]:
     out: list[Span] = []
     for s in spans:
         if _is_crf(s) and s.category in _NUMBERLIKE:
+            if s.label == "DATE" and _LONE_MONTH.fullmatch(s.text):
+                continue  # the rules' month patterns decide these (``MAR`` is a record)
             if s.label == "DATE" and _bad_date(s.text):
                 if sum(ch.isdigit() for ch in s.text) >= 7:
                     out.append(
