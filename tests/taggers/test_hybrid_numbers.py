@@ -46,3 +46,9 @@ def test_ids_of_letters_and_reference_ranges_are_dropped() -> None:
         _at(text, "ch 16-20", "USERNAME"),
     ]
     assert [s.text for s in bare_numbers(text, spans)] == ["0094-17", "kpatel"]
+
+
+def test_years_of_service_are_no_age_but_years_after_a_birth_date_are() -> None:
+    text = "Retired bus operator (MBTA, 34 years); 30 yrs at the mine. DOB 08/02/1944 (74 yrs)"
+    spans = [_at(text, "34", "AGE"), _at(text, "30", "AGE"), _at(text, "74", "AGE")]
+    assert [s.text for s in bare_numbers(text, spans)] == ["74"]

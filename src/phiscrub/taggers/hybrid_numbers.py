@@ -7,7 +7,8 @@ A bare number is kept as
 
 - an AGE where an age word stands near it (``years``, ``y/o``, ``age``, ``old``,
   ``months``, ``turned``...) or where it follows a name in apposition
-  (``Tyrone Mercer, 24, scaffolder``: the name is a span of the note);
+  (``Tyrone Mercer, 24, scaffolder``: the name is a span of the note), unless it counts
+  years of service (``(MBTA, 34 years)``, ``30 yrs at the mine``);
 - a DATE when it has four digits (a year: ``nonverbal since ~2035``); a number of one or
   two digits alone is never a date.
 
@@ -66,7 +67,7 @@ def bare_numbers(text: str, crf: Sequence[Span], names: Sequence[Span] = ()) -> 
         if s.label in ("AGE", "DATE") and _NUMBER.fullmatch(s.text):
             if s.label == "DATE" and len(s.text) < 4:
                 continue
-            if s.label == "AGE" and not _age_context(text, s, names):
+            if s.label == "AGE" and (not _age_context(text, s, names) or _service_years(text, s)):
                 continue
         # an id of the ID category needs a digit; a login (category NAME) may be letters
         # alone (``kpatel``): only its ranges go
@@ -76,6 +77,19 @@ def bare_numbers(text: str, crf: Sequence[Span], names: Sequence[Span] = ()) -> 
             continue
         out.append(s)
     return out
+
+
+#: years of service after a number: ``(MBTA, 34 years)``, ``30 yrs at the mine``
+_SERVICE = re.compile(
+    r"[ -]?(?:years?|yrs?|YRS?|YEARS?)(?:[ ]+(?:at|with|as|in|on|of)\b|\)|,[ ]*[a-z(])"
+)
+
+
+def _service_years(text: str, span: Span) -> bool:
+    """A number of years at a job or place, not an age (an age in brackets right after a
+    date of birth stays: ``DOB 08/02/1944 (74 yrs)``). In the choice sets' gold a number
+    so followed was an age 2 times of 21, both of them in brackets."""
+    return bool(_SERVICE.match(text, span.end)) and text[span.start - 1 : span.start] != "("
 
 
 def _not_an_id(text: str) -> bool:
