@@ -205,7 +205,7 @@ def _plain_english(name: str) -> bool:
     if not (lowered or (len(words) > 1 and name.isupper())):
         return False  # one capitalized word, or a name in title case: kept
     common, people, places = common_words(35), person_words(), _place_names()
-    inst = frozenset().union(*institution_words().values())
+    inst = _all_institution_words()
     for word in words:
         low = word.lower()
         if low not in common or low in places or low in inst:
@@ -213,6 +213,11 @@ def _plain_english(name: str) -> bool:
         if low in people and not word.isupper():
             return False
     return True
+
+
+@functools.cache
+def _all_institution_words() -> frozenset[str]:
+    return frozenset().union(*institution_words().values())
 
 
 @functools.cache

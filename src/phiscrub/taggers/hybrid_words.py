@@ -54,7 +54,8 @@ def trim_name_tail(text: str, span: Span) -> Span:
         end = span.start + span.text.rstrip().rfind(" ")
         return Span.of(text, span.start, end, span.label, span.source + "+trim", span.score)
     cred = _credential() if not span.text.islower() else _credential_lower()
-    for m in re.finditer(r",?[ ]", span.text):
+    # a credential is one of the last two words (``Ph`` of ``Ph.D.``, ``M.D``, ``R.N``)
+    for m in list(re.finditer(r",?[ ]", span.text))[-2:]:
         hit = cred.match(text, span.start + m.start())
         if hit and hit.end() >= span.end and m.start() > 0:
             end = span.start + m.start()
