@@ -1,4 +1,4 @@
-"""CRF spans that are words, not PHI: the checks that read lexicons of English, roles,
+"""Words that are not PHI: the checks that read lexicons of English, roles, credentials,
 languages, faiths and peoples (used by ``hybrid_tidy``; ``person_words`` by the role
 steps too).
 
@@ -8,6 +8,8 @@ steps too).
 - ``speech_or_faith``: a CRF name, place or organization that is exactly a language, a
   faith or a people (``data/lexicons/languages.txt``, ``peoples_faiths.txt``): ``Speaks
   Russian``, ``Religion: Roman Catholic``, ``Ethnicity: Samoan``. Neither is PHI.
+- ``trim_name_tail``: a name without the credential it ends with or, in capitals, a
+  closed-class word after it (``Mei-Lin Harrow, Ph``, ``DR VANMETER AT 0150``).
 """
 
 from __future__ import annotations
