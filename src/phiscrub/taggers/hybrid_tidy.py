@@ -72,10 +72,8 @@ _ABBREV = frozenset(
 _FIELD_LABEL = re.compile(r"\s+[A-Z][A-Za-z]*\.?\s*[#:]$")
 _OUTER = " ,;:.()[]{}\"'-/&"
 _NUMBERLIKE = frozenset({"DATE", "AGE", "CONTACT", "ID"})
-#: a month's name or abbreviation alone
-_LONE_MONTH = re.compile(
-    r"(?i)(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)(?:[a-z]*)\.?"
-)
+#: a month's abbreviation alone (a full name alone, ``since March``, stays the CRF's)
+_LONE_MONTH = re.compile(r"(?i)(?:jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec)\.?")
 _WORDLIKE = frozenset({"NAME", "LOCATION", "PROFESSION"})
 _MONTHS = frozenset(
     [
