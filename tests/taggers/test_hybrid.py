@@ -18,14 +18,14 @@ from phiscrub.taggers.compiled import CompiledCRF, attribute_strings
 from phiscrub.taggers.hybrid import STEPS, HybridSettings, HybridTagger
 from phiscrub.text import tokenize
 
+from .spans import at
+
 
 def span(
     text: str, needle: str, label: str, source: str = "t", score: float = 1.0, nth: int = 0
 ) -> Span:
-    start = -1
-    for _ in range(nth + 1):
-        start = text.index(needle, start + 1)
-    return Span.of(text, start, start + len(needle), label, source, score)
+    """``spans.at`` with a source that is neither the rules' nor the CRF's by default."""
+    return at(text, needle, label, source, score, nth)
 
 
 # -- merge ------------------------------------------------------------------------

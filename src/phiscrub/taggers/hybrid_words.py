@@ -23,21 +23,19 @@ from phiscrub.span import Span
 __all__ = ["first_names", "not_a_crf_name", "person_words", "speech_or_faith", "trim_name_tail"]
 
 
-@functools.cache
-def person_words() -> frozenset[str]:
-    """Every first and last name of the lexicons, lower case."""
-    from phiscrub.detect import lexicon
-
-    lex = lexicon.lexicons()
-    return lex.first_names | lex.last_names
-
-
-@functools.cache
 def first_names() -> frozenset[str]:
     """Every first name of the lexicons, lower case."""
     from phiscrub.detect import lexicon
 
     return lexicon.lexicons().first_names
+
+
+@functools.cache
+def person_words() -> frozenset[str]:
+    """Every first and last name of the lexicons, lower case."""
+    from phiscrub.detect import lexicon
+
+    return first_names() | lexicon.lexicons().last_names
 
 
 #: closed-class words that end no name in capitals (``DR. WHITEHORSE TO BE NOTIFIED``,
