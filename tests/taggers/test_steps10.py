@@ -1,0 +1,94 @@
+"""Hybrid steps of round 10: the right edge of an institution's name."""
+
+from __future__ import annotations
+
+from phiscrub.taggers.hybrid_units import institution_edges
+
+from .spans import at as span
+
+
+def test_an_institution_takes_its_legal_form() -> None:
+    text = (
+        "Sponsor: Halvorsen Therapeutics, Inc.    CRO: none\n"
+        "Sponsor: Halcyon Therapeutics Inc.   Site 4\n"
+        "High Desert Rheumatology & Infusion, PLLC\n7800 Jefferson St NE"
+    )
+    spans = [
+        span(text, "Halvorsen Therapeutics", "ORGANIZATION"),
+        span(text, "Halcyon Therapeutics Inc", "ORGANIZATION"),
+        span(text, "High Desert Rheumatology & Infusion", "HOSPITAL"),
+        span(text, "PLLC", "STREET", "crf.all"),  # taken in: a place inside the name
+        span(text, "7800 Jefferson St NE", "STREET"),
+    ]
+    out = institution_edges(text, spans)
+    assert [(s.text, s.label) for s in out] == [
+        ("Halvorsen Therapeutics, Inc.", "ORGANIZATION"),
+        ("Halcyon Therapeutics Inc.", "ORGANIZATION"),
+        ("High Desert Rheumatology & Infusion, PLLC", "HOSPITAL"),
+        ("7800 Jefferson St NE", "STREET"),
+    ]
+
+
+def test_a_facility_takes_its_of_the_tail_in_the_same_case() -> None:
+    text = (
+        "Children's Hospital of the Ozarks - ED\n"
+        "HOLLOWAY CHILDREN'S MEDICAL CENTER OF TULSA\n"
+        "Royal Alexandria Infirmary of Kilbarchan\n"
+        "seen at Wyoming Valley VA Clinic for We Honor Veterans pinning.\n"
+        "TRANSFERRED TO MERCY HOSPITAL FOR Evaluation\n"
+        "Seen at Coastal Clinic for Dr. Ames\n"
+        "Delta Clinic of Mary Smith"
+    )
+    spans = [
+        span(text, "Children's Hospital", "HOSPITAL"),
+        span(text, "HOLLOWAY CHILDREN'S MEDICAL CENTER", "HOSPITAL"),
+        span(text, "Royal Alexandria Infirmary", "HOSPITAL"),
+        span(text, "Kilbarchan", "ORGANIZATION", "crf.all"),  # a place word: taken in
+        span(text, "Wyoming Valley VA Clinic", "HOSPITAL"),  # `We` starts no name
+        span(text, "MERCY HOSPITAL", "HOSPITAL"),  # another case
+        span(text, "Coastal Clinic", "HOSPITAL"),  # a title
+        span(text, "Delta Clinic", "HOSPITAL"),
+        span(text, "Mary Smith", "PATIENT"),  # a person is not taken in
+    ]
+    out = institution_edges(text, spans)
+    assert [s.text for s in out] == [
+        "Children's Hospital of the Ozarks",
+        "HOLLOWAY CHILDREN'S MEDICAL CENTER OF TULSA",
+        "Royal Alexandria Infirmary of Kilbarchan",
+        "Wyoming Valley VA Clinic",
+        "MERCY HOSPITAL",
+        "Coastal Clinic",
+        "Delta Clinic",
+        "Mary Smith",
+    ]
+
+
+def test_an_institution_with_an_ampersand_is_taken_whole() -> None:
+    text = (
+        "buying 2 more at Speedway Hardware & Feed).\n"
+        "forklift operator at cimarron pallet & crate, let go\n"
+        "FURNESS & LUNE VALLEY GENERAL HOSPITAL NHS TRUST\n"
+        "Requester: Pemberton, Oyelowo & Marsh LLP (atty A. Pemberton)\n"
+        "Seen at Mercy Hospital & Dr. Ames said"
+    )
+    spans = [
+        span(text, "Speedway Hardware", "ORGANIZATION"),
+        span(text, "cimarron pallet", "ORGANIZATION"),
+        span(text, "FURNESS", "HOSPITAL", "crf.all"),
+        span(text, "LUNE VALLEY GENERAL HOSPITAL", "HOSPITAL"),
+        span(text, "Pemberton", "PATIENT", "hybrid.reconcile:propagate"),
+        span(text, "Marsh LLP", "ORGANIZATION"),
+        span(text, "Pemberton", "DOCTOR", nth=1),
+        span(text, "Mercy Hospital", "HOSPITAL"),
+        span(text, "Ames", "DOCTOR"),
+    ]
+    out = institution_edges(text, spans)
+    assert [(s.text, s.label) for s in out] == [
+        ("Speedway Hardware & Feed", "ORGANIZATION"),
+        ("cimarron pallet & crate", "ORGANIZATION"),
+        ("FURNESS & LUNE VALLEY GENERAL HOSPITAL", "HOSPITAL"),
+        ("Pemberton, Oyelowo & Marsh LLP", "ORGANIZATION"),
+        ("Pemberton", "DOCTOR"),
+        ("Mercy Hospital", "HOSPITAL"),  # `& Dr. Ames` is no part of it
+        ("Ames", "DOCTOR"),
+    ]
