@@ -92,3 +92,22 @@ def test_an_institution_with_an_ampersand_is_taken_whole() -> None:
         ("Mercy Hospital", "HOSPITAL"),  # `& Dr. Ames` is no part of it
         ("Ames", "DOCTOR"),
     ]
+
+
+def test_a_crf_name_or_place_that_is_a_clinical_acronym_alone_is_dropped() -> None:
+    from phiscrub.taggers.hybrid_tidy import clinical_filter
+
+    text = "from MICU bed 11; colonoscopy at OSH. Seen at SRMC. Boise, ID 83703. Dr. OSH"
+    spans = [
+        span(text, "MICU", "HOSPITAL", "crf.all"),
+        span(text, "OSH", "HOSPITAL", "crf.all"),
+        span(text, "SRMC", "HOSPITAL", "crf.all"),  # a hospital's acronym
+        span(text, "ID", "STATE", "crf.all"),  # a state's code: drop_unknown_states decides
+        span(text, "OSH", "DOCTOR", "rules.name:title_doctor", nth=1),  # the rules' own
+    ]
+    out = clinical_filter(text, spans)
+    assert [(s.text, s.label) for s in out] == [
+        ("SRMC", "HOSPITAL"),
+        ("ID", "STATE"),
+        ("OSH", "DOCTOR"),
+    ]

@@ -314,6 +314,16 @@ def _eponym(text: str, span: Span) -> bool:
     return not _TITLE_BEFORE.search(text, max(0, span.start - 12), span.start)
 
 
+def _acronym(span: Span) -> bool:
+    """Is ``span`` one clinical acronym alone (``MICU``, ``OSH``, ``LDH``)? A state's code
+    is left to ``drop_unknown_states`` (``ID`` and ``SC`` are on the list)."""
+    from phiscrub.detect.validators import _acronyms
+
+    if span.label in ("STATE", "COUNTRY"):
+        return False
+    return span.text.isupper() and span.text.isalpha() and span.text in _acronyms()
+
+
 def clinical_filter(text: str, spans: Sequence[Span]) -> list[Span]:
     """CRF spans of number-like categories that the rules' clinical invalidation would
     block, or DATEs that can be no date, are dropped; a long number the CRF called a DATE
@@ -333,7 +343,8 @@ def clinical_filter(text: str, spans: Sequence[Span]) -> list[Span]:
             if _SHORT_NUMBER.match(s.text) and _blocked(text, s):
                 continue
         elif _is_crf(s) and (
-            (s.category in ("NAME", "LOCATION") and _eponym(text, s)) or speech_or_faith(s)
+            (s.category in ("NAME", "LOCATION") and (_eponym(text, s) or _acronym(s)))
+            or speech_or_faith(s)
         ):
             continue
         out.append(s)
