@@ -34,9 +34,11 @@ def test_a_crf_institution_of_plain_english_in_capitals_or_lower_case_is_dropped
     text = (
         "IMMUNIZATION RECORD / CERTIFICATE\nFamily would like the Catholic chaplain.\n"
         "HVAC technician w/ Desert Air Mechanical; labs at Quest; NORTHERN TIER RECOVERY CLINIC"
+        "\nPART 3 - CAUSE OF DEATH"
     )
     spans = [
         span(text, "IMMUNIZATION RECORD", "ORGANIZATION"),
+        span(text, "CAUSE OF DEATH", "ORGANIZATION"),  # `OF` is no town
         span(text, "Catholic chaplain", "LOCATION-OTHER"),
         span(text, "Desert Air Mechanical", "ORGANIZATION"),  # a name in title case
         span(text, "Quest", "ORGANIZATION"),  # one capitalized word

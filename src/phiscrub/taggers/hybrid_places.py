@@ -208,6 +208,8 @@ def _plain_english(name: str) -> bool:
     inst = _all_institution_words()
     for word in words:
         low = word.lower()
+        if low in _LINKS:
+            continue  # ``OF`` is no place (the gazetteer has a town called so)
         if low not in common or low in places or low in inst:
             return False
         if low in people and not word.isupper():
