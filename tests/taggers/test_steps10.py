@@ -111,3 +111,27 @@ def test_a_crf_name_or_place_that_is_a_clinical_acronym_alone_is_dropped() -> No
         ("ID", "STATE"),
         ("OSH", "DOCTOR"),
     ]
+
+
+def test_a_crf_name_that_is_an_allow_listed_clinical_term_is_dropped_without_a_title() -> None:
+    from phiscrub.taggers.hybrid_tidy import clinical_filter
+
+    text = (
+        "stress test (Bruce) 9 min. Grip (Jamar, position 2). posterior (Kocher-Langenbeck) "
+        "approach. Seen by Dr. Bruce. Mohs coordinator. Call Bruce Kocher."
+    )
+    spans = [
+        span(text, "Bruce", "PATIENT", "crf.all"),  # a first name: kept
+        span(text, "Kocher-Langenbeck", "DOCTOR", "crf.all"),
+        span(text, "Bruce", "DOCTOR", "crf.all", nth=1),
+        span(text, "Mohs coordinator", "DOCTOR", "crf.all"),  # a common word that is no name
+        span(text, "Bruce Kocher", "PATIENT", "crf.all"),
+    ]
+    out = clinical_filter(text, spans)
+    assert [(s.text, s.label) for s in out] == [
+        ("Bruce", "PATIENT"),
+        ("Bruce", "DOCTOR"),
+        ("Bruce Kocher", "PATIENT"),
+    ]
+    kocher = [span(text, "Kocher", "DOCTOR", "crf.all", nth=1)]  # `Call Bruce Kocher`
+    assert clinical_filter(text, kocher) == []  # alone, an allow-listed surname goes

@@ -314,6 +314,27 @@ def _eponym(text: str, span: Span) -> bool:
     return not _TITLE_BEFORE.search(text, max(0, span.start - 12), span.start)
 
 
+_TERM_WORDS = re.compile(r"[^\W\d_]+")
+
+
+def _allowed(text: str, span: Span) -> bool:
+    """Is ``span`` a clinical term of the allow-list, with no title before it: one of its
+    words is on the list and the others too, or common English that is nobody's name, and
+    none is a first name (``Kocher-Langenbeck``, ``Mohs coordinator``, ``(Westergren)``;
+    not ``Bruce`` nor ``Bruce Kocher``: the allow-list serves the dictionaries, and a first
+    name the CRF found in context is kept)?"""
+    from phiscrub.detect.lexicon import lexicons
+    from phiscrub.taggers.hybrid_steps import common_words
+
+    allow, common, people = lexicons().allow, common_words(35), person_words()
+    words = [w.lower() for w in _TERM_WORDS.findall(span.text.replace("'s", ""))]
+    if not any(w in allow for w in words) or any(w in first_names() for w in words):
+        return False
+    if any(w not in allow and (w not in common or w in people) for w in words):
+        return False
+    return not _TITLE_BEFORE.search(text, max(0, span.start - 12), span.start)
+
+
 def _acronym(span: Span) -> bool:
     """Is ``span`` one clinical acronym alone (``MICU``, ``OSH``, ``LDH``)? A state's code
     is left to ``drop_unknown_states`` (``ID`` and ``SC`` are on the list)."""
@@ -344,6 +365,7 @@ def clinical_filter(text: str, spans: Sequence[Span]) -> list[Span]:
                 continue
         elif _is_crf(s) and (
             (s.category in ("NAME", "LOCATION") and (_eponym(text, s) or _acronym(s)))
+            or (s.category == "NAME" and _allowed(text, s))
             or speech_or_faith(s)
         ):
             continue
