@@ -135,3 +135,32 @@ def test_a_crf_name_that_is_an_allow_listed_clinical_term_is_dropped_without_a_t
     ]
     kocher = [span(text, "Kocher", "DOCTOR", "crf.all", nth=1)]  # `Call Bruce Kocher`
     assert clinical_filter(text, kocher) == []  # alone, an allow-listed surname goes
+
+
+def test_a_landmark_taken_for_an_institution_or_a_street_is_a_location_other() -> None:
+    from phiscrub.taggers.hybrid_places import place_or_organization
+
+    text = (
+        "cabin on Burntside Lake; climbing at Peavine Peak; broke down on the Garden State "
+        "Parkway; 2400 Savannah Hwy; USCG Station Southwest Harbor; Elkhart Lake; "
+        "Lakeview Hospital Pier"
+    )
+    spans = [
+        span(text, "Burntside Lake", "ORGANIZATION", "crf.all"),
+        span(text, "Peavine Peak", "HOSPITAL", "crf.all"),
+        span(text, "Garden State Parkway", "STREET", "rules.location:street_named"),
+        span(text, "2400 Savannah Hwy", "STREET", "rules"),  # a house number: a street
+        span(text, "USCG Station Southwest Harbor", "ORGANIZATION", "crf.all"),  # an agency
+        span(text, "Elkhart Lake", "CITY", "dict.places"),  # a town
+        span(text, "Lakeview Hospital Pier", "ORGANIZATION", "crf.all"),  # an institution word
+    ]
+    out = place_or_organization(text, spans)
+    assert [s.label for s in out] == [
+        "LOCATION-OTHER",
+        "LOCATION-OTHER",
+        "LOCATION-OTHER",
+        "STREET",
+        "ORGANIZATION",
+        "CITY",
+        "ORGANIZATION",
+    ]

@@ -290,9 +290,36 @@ def _clinical(name: str) -> bool:
     return lexicons().is_allowed(name.split()[0])
 
 
+#: the last word of a landmark, a natural feature or a road without a house number
+_LANDMARK_ENDS = frozenset(
+    ["lake", "peak", "spit", "harbor", "harbour", "creek", "canyon", "trail", "beach",
+     "island", "reservoir", "hwy", "highway", "parkway", "freeway", "turnpike", "airstrip",
+     "airport", "landing", "pier", "wharf", "marina"]
+)  # fmt: skip
+
+
+def _natural_place(s: Span, words: list[str]) -> bool:
+    """Is ``s`` a landmark taken for an institution or a street (``Burntside Lake``,
+    ``KITT PEAK``, ``Great Eastern Hwy``, ``Garden State Parkway``): a CRF institution or
+    street, or a street without a number, of two words or more ending in a landmark word,
+    with no institution word in it? GUIDELINES.md: highways and landmarks are
+    LOCATION-OTHER. Towns (``Elkhart Lake``) stay the city the gazetteer says."""
+    if s.label not in ("ORGANIZATION", "HOSPITAL", "STREET") or len(words) < 2:
+        return False
+    if s.label != "STREET" and not s.source.startswith("crf"):
+        return False
+    if any(ch.isdigit() for ch in s.text) or words[-1].lower() not in _LANDMARK_ENDS:
+        return False
+    if not s.text.isupper() and any(w.isupper() and len(w) > 1 for w in words):
+        return False  # an agency's acronym leads it (``USCG Station Southwest Harbor``)
+    return not {w.lower() for w in words[:-1]} & _all_institution_words()
+
+
 def place_or_organization(text: str, spans: Sequence[Span]) -> list[Span]:
-    """A CITY or LOCATION-OTHER of two words or more ending in an institution word takes
-    that institution's type (the correction above then decides which); a CITY, or a CRF
+    """A landmark the CRF took for an institution or street is LOCATION-OTHER
+    (``_natural_place``); a CITY or LOCATION-OTHER of two words or more ending in an
+    institution word takes that institution's type (the correction above then decides
+    which); a CITY, or a CRF
     person or date, that is a name and a floor number (``back to Cottonwood 4``, ``floor
     (Hanna 6)``) is a named ward, a DEPARTMENT; a CRF person that is a clinical word and a
     number (``Tanner 4``) is dropped."""
@@ -309,6 +336,8 @@ def place_or_organization(text: str, spans: Sequence[Span]) -> list[Span]:
             or (s.label in _NOT_WARDS and s.source.startswith("crf") and not _clinical(s.text))
         ):
             s = _relabel(s, "DEPARTMENT", "hybrid.correct:ward")
+        elif _natural_place(s, words):
+            s = _relabel(s, "LOCATION-OTHER", "hybrid.correct:landmark")
         elif s.label in _PLACES and len(words) >= 2:
             last, lowered = words[-1].lower(), {w.lower() for w in words}
             if last in lex["organization"] and last not in _PLACE_WORDS:
