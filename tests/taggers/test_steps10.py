@@ -164,3 +164,32 @@ def test_a_landmark_taken_for_an_institution_or_a_street_is_a_location_other() -
         "CITY",
         "ORGANIZATION",
     ]
+
+
+def test_a_street_ends_at_its_last_street_word_and_its_line() -> None:
+    text = (
+        "meds from Big Sky Drug on Grand Ave yesterday; pharmacy at 212 S. Main St. My note.\n"
+        "210 Hebert Cemetery Rd * Carencro\n| Rehab - Shaw Ave | 22 |\n88 Main St\nSt. Martinville"
+        "\n1120 S. Utica Ave | Tulsa; Dunlo St., Ballinasloe; at a St. Malo Parish Hall fry"
+    )
+    spans = [
+        span(text, "Grand Ave yesterday", "STREET", "rules+crf"),
+        span(text, "212 S. Main St.", "STREET", "rules"),
+        span(text, "210 Hebert Cemetery Rd *", "STREET", "rules+crf"),
+        span(text, "Shaw Ave | 22", "STREET", "crf.all"),
+        span(text, "88 Main St\nSt.", "STREET", "rules"),
+        span(text, "1120 S. Utica Ave", "STREET", "rules"),  # a direction ends nothing
+        span(text, "Dunlo St.", "STREET", "crf.all"),  # a comma after: the period stays
+        span(text, "St. Malo Parish Hall", "STREET", "crf.all"),  # `St.` alone is no street
+    ]
+    out = institution_edges(text, spans)
+    assert [s.text for s in out] == [
+        "Grand Ave",
+        "212 S. Main St",
+        "210 Hebert Cemetery Rd",
+        "Shaw Ave",
+        "88 Main St",
+        "1120 S. Utica Ave",
+        "Dunlo St.",
+        "St. Malo Parish Hall",
+    ]

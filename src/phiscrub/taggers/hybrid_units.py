@@ -1,5 +1,5 @@
 """Hybrid split of a hospital's unit off its name (``hospital_units``, after the place steps),
-and the edges of institution names (``institution_edges``, after it).
+and the edges of institution names and streets (``institution_edges``, after it).
 
 A HOSPITAL span that is a hospital's name and then one of its units, the unit ending in a
 unit word (``institution_words.txt``, kind ``unit_end``: center, institute, clinic, suite,
@@ -28,10 +28,15 @@ made exact, none broken), and a name with ``&`` inside is taken whole (``Speedwa
 & Feed``, ``FURNESS & LUNE VALLEY GENERAL HOSPITAL``, ``Pemberton, Oyelowo & Marsh LLP``:
 7 made exact, none broken). The places, and the bits of the name the CRF took for another
 institution, that the longer name covers are dropped; a person's name stops it.
+
+A STREET ends at its first line break and at its last street word: what the CRF took in
+after it (``Grand Ave yesterday``, ``Hebert Cemetery Rd *``, ``Shaw Ave | 22``) and the
+period of a sentence that ends there (``212 S. Main St. My``) stay out.
 """
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Sequence
 
@@ -141,14 +146,64 @@ def _tail(text: str, s: Span, others: Sequence[Span]) -> int:
     return end
 
 
+#: the words that end a street's name (``data/features/street_words.txt``), then what the
+#: CRF took in after it: a word in lower case, a column mark or bullet and what follows, or
+#: a new sentence (``Grand Ave yesterday``, ``Hebert Cemetery Rd *``, ``Shaw Ave | 22``,
+#: ``Hanson St. Don't drive``); ``.`` ends the street when a sentence starts after it
+_STREET_TAIL = re.compile(
+    r"(?<=[A-Za-z])(?:\.?(?:[ ]+[a-z]+)+|[ ]+[*\u00b7|\u2022].*|\.[ ]+[A-Z][\w']*.*)$"
+)
+
+
+@functools.cache
+def _street_words() -> frozenset[str]:
+    from phiscrub.resources import data_lines
+
+    return frozenset(data_lines("features", "street_words.txt"))
+
+
+def _street_end(text: str, s: Span) -> int:
+    """Where a STREET really ends: at its first line break, and before what the CRF took
+    in after the street's last word (``_STREET_TAIL``); a sentence's period stays out
+    (``212 S. Main St. My X-waiver``: the corpora leave it out)."""
+    end = s.end
+    cut = s.text.find("\n")
+    if cut > 0:
+        end = s.start + len(s.text[:cut].rstrip())
+    body = text[s.start : end]
+    tail = _STREET_TAIL.search(body)
+    if tail:
+        before = body[: tail.start()].split()
+        rest = {w.lower() for w in _WORDS.findall(tail.group())}
+        if len(before) > 1 and _street_type(before[-1].lower()) and not rest & _street_words():
+            end = s.start + tail.start()
+    sentence = text.endswith(".", s.start, s.end) and _SENTENCE.match(text, s.end)
+    if end == s.end and sentence and _street_type(text[s.start : s.end - 1].split()[-1].lower()):
+        end -= 1
+    return end
+
+
+_SENTENCE = re.compile(r"[ ]+[A-Z]")
+
+
+#: the directions among the street words: ``S.`` in ``1120 S. Utica Ave`` ends nothing
+_DIRECTIONS = frozenset(
+    ["n", "s", "e", "w", "ne", "nw", "se", "sw", "north", "south", "east", "west"]
+)
+
+
+def _street_type(word: str) -> bool:
+    return word in _street_words() and word not in _DIRECTIONS
+
+
 def institution_edges(text: str, spans: Sequence[Span]) -> list[Span]:
     """Institutions and places without a leading article, verb or preposition or a
     trailing plan type, with their legal form and their ``of the ...`` tail; ``Co`` +
     ``-op`` joined (see the module docstring)."""
     out: list[Span] = []
     for s in spans:
+        start, end = s.start, s.end
         if s.label in _EDGED:
-            start, end = s.start, s.end
             lead = _LEAD.match(s.text)
             if lead and lead.end() < len(s.text):
                 start += lead.end()
@@ -159,8 +214,10 @@ def institution_edges(text: str, spans: Sequence[Span]) -> list[Span]:
                 end += 3
             if end == s.end and s.label in _INSTITUTIONS:
                 end = _tail(text, s, spans)
-            if (start, end) != (s.start, s.end):
-                s = Span.of(text, start, end, s.label, s.source + "+edge", s.score)
+        elif s.label == "STREET":
+            end = _street_end(text, s)
+        if (start, end) != (s.start, s.end):
+            s = Span.of(text, start, end, s.label, s.source + "+edge", s.score)
         out.append(s)
     grown = [s for s, o in zip(out, spans, strict=True) if s.end > o.end]
     return _ampersands(text, _without_covered(out, grown))
