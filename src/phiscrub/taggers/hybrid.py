@@ -44,6 +44,7 @@ from phiscrub.taggers.compiled import CompiledCRF
 from phiscrub.taggers.crf import CRFSettings
 from phiscrub.taggers.decode import OUTSIDE, ArrayDecoder, score_spans
 from phiscrub.taggers.hybrid_ids import id_by_context
+from phiscrub.taggers.hybrid_joins import name_joins
 from phiscrub.taggers.hybrid_numbers import bare_numbers
 from phiscrub.taggers.hybrid_places import generic_places
 from phiscrub.taggers.hybrid_professions import professions
@@ -76,6 +77,7 @@ STEPS = (
     "doctor_after_title",
     "type_counting",
     "propagate",
+    "name_joins",
 )
 STATS_FILE = "stats.json"
 #: notes decoded together (see chain.py)
@@ -281,6 +283,8 @@ class HybridTagger:
             groups = steps.type_counting(groups)
         if "propagate" not in off:
             groups = steps.propagate(texts, groups, self.settings.min_score)
+        if "name_joins" not in off:
+            groups = [name_joins(t, g) for t, g in zip(texts, groups, strict=True)]
         return groups
 
     def predict_many(

@@ -20,7 +20,14 @@ import re
 from phiscrub.resources import data_lines
 from phiscrub.span import Span
 
-__all__ = ["first_names", "not_a_crf_name", "person_words", "speech_or_faith", "trim_name_tail"]
+__all__ = [
+    "first_names",
+    "not_a_crf_name",
+    "not_a_title_or_role",
+    "person_words",
+    "speech_or_faith",
+    "trim_name_tail",
+]
 
 
 def first_names() -> frozenset[str]:
@@ -134,3 +141,22 @@ def _english_words(phrase: str) -> bool:
     words = phrase.lower().split()
     common, people = _common(), person_words()
     return all(w.isalpha() and w in common and w not in people for w in words)
+
+
+def not_a_title_or_role(phrase: str) -> bool:
+    """Is ``phrase`` more than titles and roles (``Mrs``, ``DR.``, ``Nurse``, ``Outreach
+    worker``: no; ``Cathal``, ``Ó Súilleabháin``, ``O``: yes)?"""
+    from phiscrub.taggers.hybrid_steps import _HONORIFICS, _PARTICLES, _role_words, common_words
+
+    roles, common, people = _role_words() | _HONORIFICS, common_words(60), person_words()
+    named = False
+    for word in phrase.split():
+        core = word.strip(".,:;()")
+        low = core.lower()
+        if low in _PARTICLES:
+            continue
+        if core.islower() and low in common:
+            return False  # an English word in lower case is in no name (``worker``)
+        if not (low in roles or (low in common and low not in people)):
+            named = True
+    return named
