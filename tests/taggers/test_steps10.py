@@ -193,3 +193,16 @@ def test_a_street_ends_at_its_last_street_word_and_its_line() -> None:
         "Dunlo St.",
         "St. Malo Parish Hall",
     ]
+
+
+def test_a_rule_span_whose_growth_lost_to_another_rule_keeps_its_own_extent() -> None:
+    from phiscrub.taggers import hybrid_steps as steps
+
+    text = "Parents asking about police; OSHP Trooper Halvorsen (badge 12)."
+    rules = [
+        span(text, "OSHP", "ORGANIZATION", "rules.location:organization_agency_acronym"),
+        span(text, "Halvorsen", "PATIENT", "rules.name:relative"),
+    ]
+    crf = [span(text, "OSHP Trooper Halvorsen", "ORGANIZATION", "crf.all")]
+    out = steps.merge(rules, crf, text=text)
+    assert [(s.text, s.label) for s in out] == [("OSHP", "ORGANIZATION"), ("Halvorsen", "PATIENT")]

@@ -100,7 +100,12 @@ def merge(
     0.889/0.986 -> 0.900/0.986, corpora/tune 0.853/0.972 -> 0.887/0.979 (seed 001 gives
     rules priority for the well-formed categories only: 0.889 and 0.853). The capitalized
     parts of a CRF place outside the rules' places stay (``hybrid_places.place_rest``)."""
-    first = _resolve([_grow(s, crf, text, rules) for s in rules if s.category in priority])
+    ruled = [s for s in rules if s.category in priority]
+    first = _resolve([_grow(s, crf, text, rules) for s in ruled])
+    # a rule span whose growth lost to another rule span keeps its own extent when that
+    # is free (``OSHP`` grown over the CRF's ``OSHP Trooper Halvorsen`` loses to the
+    # name ``Halvorsen``; ``OSHP`` alone stays)
+    first = sorted(first + _resolve([s for s in ruled if not _covered(s, first)]))
     if text:
         crf = [part for s in crf for part in place_rest(s, first, text)]
     second = _resolve([s for s in crf if not _covered(s, first)])
