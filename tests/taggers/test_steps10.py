@@ -200,8 +200,8 @@ def test_a_rule_span_whose_growth_lost_to_another_rule_keeps_its_own_extent() ->
 
     text = "Parents asking about police; OSHP Trooper Halvorsen (badge 12)."
     rules = [
-        span(text, "OSHP", "ORGANIZATION", "rules.location:organization_agency_acronym"),
-        span(text, "Halvorsen", "PATIENT", "rules.name:relative"),
+        span(text, "OSHP", "ORGANIZATION", "rules.location:organization_agency_acronym", 0.8),
+        span(text, "Halvorsen", "PATIENT", "rules.name:relative", 0.9),
     ]
     crf = [span(text, "OSHP Trooper Halvorsen", "ORGANIZATION", "crf.all")]
     out = steps.merge(rules, crf, text=text)
