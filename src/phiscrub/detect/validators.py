@@ -380,6 +380,30 @@ def initials_pair(text: str, start: int, end: int) -> bool:
     return initials(text, start, end) or second.upper() not in _acronyms()
 
 
+def _lower_word_initials(word: str) -> bool:
+    """Lower-case letters that may be initials: no clinical shorthand (``po``, ``mg``), no
+    clinical acronym (``ct``), no common English word (``and``, ``day``)."""
+    return (
+        word not in _CLINICAL_LOWER
+        and word.upper() not in _acronyms()
+        and word not in _common_words()
+    )
+
+
+def lower_initials(text: str, start: int, end: int) -> bool:
+    """Transcription initials in lower case (``/ck``, ``(hob/jc)``, ``fc:jd``, ``by mjp``):
+    the group is no clinical word, acronym or common English word, or, in a pair, the other
+    group is none and neither is a clinical word (``mg/dl``, ``and/or``: no)."""
+    first = text[start:end].lower()
+    m = _SECOND.match(text, end)
+    if m is None or not m.group(1).islower():  # alone (``DO /ck``): ``ck`` is no lab here
+        return first not in _CLINICAL_LOWER and first not in _common_words()
+    second = m.group(1)
+    if first in _CLINICAL_LOWER or second in _CLINICAL_LOWER:
+        return False
+    return _lower_word_initials(first) or _lower_word_initials(second)
+
+
 _PERSON = re.compile(
     r"(?<![\w.])([A-Z])[a-z'\u2019\-]+(?:[ ]([A-Z])\.?)?(?:[ ]([A-Z])[a-z'\u2019\-]+){1,2}\b"
 )
@@ -507,6 +531,7 @@ VALIDATORS: Mapping[str, Validator] = MappingProxyType(
         "handle_of_name": handle_of_name,
         "initials": initials,
         "initials_pair": initials_pair,
+        "lower_initials": lower_initials,
         "initials_of_name": initials_of_name,
         "known_city_or_uk": known_city_or_uk,
         "person_words": person_words,
