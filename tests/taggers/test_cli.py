@@ -89,3 +89,15 @@ def test_train_builds_the_tagger_kind_asked_for(corpora: tuple[Path, Path], tmp_
     out = tmp_path / "pred"
     assert main(["tag", str(model), str(b), "-o", str(out), "--threshold", "0.8"]) == 0
     assert len(read_corpus(out).documents) == 8
+
+
+def test_a_corpus_in_a_format_folder_is_named_by_its_parent(
+    corpora: tuple[Path, Path], tmp_path: Path
+) -> None:
+    """A card listing `xml` seven times says nothing; `tune/xml` says which corpus."""
+    a, _ = corpora
+    folder = tmp_path / "mine" / "xml"
+    write_corpus(read_corpus(a).documents, folder, format="i2b2-2014")
+    model = tmp_path / "m.phiscrub"
+    assert main(["train", str(folder), "-o", str(model), "--max-iter", "5"]) == 0
+    assert read_info(model)["training"]["corpora"][0]["name"] == "mine/xml"

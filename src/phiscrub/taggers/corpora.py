@@ -65,6 +65,20 @@ def _read(path: str, fmt: str | None) -> list[Document]:
     return corpus.documents
 
 
+#: folder names that say a corpus's format, not which corpus it is
+_FORMAT_FOLDERS = frozenset(
+    {"xml", "txt", "text", "brat", "jsonl", "csv", "parquet", "notes", "src"}
+)
+
+
+def _display_name(path: str) -> str:
+    """The name a model card and an evaluation give a corpus: ``tune/xml``, not ``xml``."""
+    p = Path(path)
+    if p.name.lower() in _FORMAT_FOLDERS and p.parent.name:
+        return f"{p.parent.name}/{p.name}"
+    return p.name or path
+
+
 def load_corpus(
     path: str,
     fmt: str | None = None,
@@ -74,7 +88,7 @@ def load_corpus(
 ) -> LoadedCorpus:
     """Read a corpus and keep the patients of the ``use`` parts of ``split``."""
     docs = _read(path, fmt)
-    name = Path(path).name or path
+    name = _display_name(path)
     if split is None or not use:
         return LoadedCorpus(name, docs, role)
     unknown = [u for u in use if u not in split]
