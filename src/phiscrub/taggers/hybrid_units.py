@@ -11,6 +11,11 @@ program...), is two things: the hospital (HOSPITAL) and its unit (DEPARTMENT, GU
 - a name ending in a hospital word (kind ``head_end``: ``North Shore Lutheran Hospital
   Birthing Center``, ``Ironbound University Hospital Kessler-Amado Transplant Institute``).
 
+A DEPARTMENT or ROOM span that is a named ward and then a room or bed number
+(``Menominee 9 914``, ``Larimer 6 6-33``, ``Roadrunner 3 - Rm 3117``) is the ward
+(DEPARTMENT) and the room (ROOM), as GUIDELINES.md tags them; a ward named by a room word
+(``Ward 64 / Bed 12``, ``Bay 3 Bed 4``) is left alone, since the writers disagree there.
+
 The unit keeps its tag even when its words are generic (``Lymphoma Center``): some writers
 tag those too, and a generic unit after a hospital's name tagged DEPARTMENT costs one false
 positive where the joined span cost a false positive and a miss; binary coverage is the same.
@@ -66,10 +71,40 @@ def _split_at(text: str, words: list[re.Match[str]]) -> int | None:
     return None
 
 
+#: a named ward (capitalized words and a floor number), then its room or bed number
+_WARD_ROOM = re.compile(
+    r"(?P<ward>[A-Z][A-Za-z'\u2019-]+(?:[ ][A-Z][A-Za-z'\u2019-]+){0,2}[ ]\d{1,2}[A-Z]?)"
+    r"(?:[ ]*[-/,][ ]*|[ ]+)"
+    r"(?P<room>(?:(?:Rm|RM|Room|ROOM|Bed|BED|rm|room|bed)\.?[ ]?)?\d[\dA-Z-]*)"
+)
+#: words that make a ward's name a room's or a generic unit's (left alone)
+_ROOM_WORDS = frozenset(
+    ["ward", "bay", "room", "rm", "bed", "cell", "suite", "floor", "unit", "pod", "pavilion",
+     "wing", "level", "station", "tower", "building", "bldg", "or", "icu", "er", "ed"]
+)  # fmt: skip
+
+
+def _ward_room(text: str, s: Span) -> list[Span] | None:
+    """A named ward and its room, as DEPARTMENT + ROOM; None when the span is not one."""
+    m = _WARD_ROOM.fullmatch(s.text)
+    if m is None or any(w.lower() in _ROOM_WORDS for w in m.group("ward").split()[:-1]):
+        return None
+    source = f"{s.source}+room"
+    (a, b), (c, d) = (s.start + i for i in m.span("ward")), (s.start + i for i in m.span("room"))
+    return [
+        Span(a, b, "DEPARTMENT", text[a:b], source, s.score),
+        Span(c, d, "ROOM", text[c:d], source, s.score),
+    ]
+
+
 def hospital_units(text: str, spans: Sequence[Span]) -> list[Span]:
-    """HOSPITAL spans of a hospital's name and a unit split in HOSPITAL + DEPARTMENT."""
+    """HOSPITAL spans of a hospital's name and a unit split in HOSPITAL + DEPARTMENT; a
+    named ward and its room split in DEPARTMENT + ROOM."""
     out: list[Span] = []
     for s in spans:
+        if s.label in ("DEPARTMENT", "ROOM") and (parts := _ward_room(text, s)) is not None:
+            out.extend(parts)
+            continue
         if s.label != "HOSPITAL":
             out.append(s)
             continue
