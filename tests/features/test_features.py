@@ -144,3 +144,28 @@ def test_easyadapt_through_the_extractor_and_documents() -> None:
     assert source["g~0:lower"] == target["g~0:lower"] == "seen"
     assert "s~0:lower" in source and "t~0:lower" in target
     assert not any(k.startswith("t~") for k in source)
+
+
+def test_glove_clusters_group_words_of_a_kind_and_mark_unknown_words() -> None:
+    """The shipped GloVe clusters: kinds of place share a cluster (a diner and an
+    apothecary, a hospital and a clinic), an invented brand has none, a number no feature."""
+    fx = FeatureExtractor(FeatureConfig())
+
+    def clusters(word: str) -> dict[str, str | float]:
+        return {k: v for k, v in fx.word_features(word).items() if k in ("gc", "gm", "gf")}
+
+    assert clusters("Diner") == clusters("apothecary") != {}
+    assert clusters("hospital")["gf"] == clusters("Clinic")["gf"]
+    assert clusters("hospital")["gf"] != clusters("Tulsa")["gf"]
+    assert clusters("Church's") == clusters("church") != {"gc": "none"}
+    assert clusters("RxPorchly") == {"gc": "none"}
+    assert clusters("12") == {}
+    assert "gc" not in FeatureExtractor(FeatureConfig(glove=False)).word_features("Diner")
+
+
+def test_a_stored_configuration_without_a_later_family_keeps_it_off() -> None:
+    """A model stored before the glove family existed computes what it was trained with."""
+    stored = FeatureConfig().to_dict()
+    del stored["glove"]
+    assert FeatureConfig.from_dict(stored).glove is False
+    assert FeatureConfig().glove is True

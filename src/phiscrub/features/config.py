@@ -17,6 +17,8 @@ __all__ = ["FEATURE_SCHEMA", "FeatureConfig"]
 
 #: version of the feature definitions; a change that alters feature strings bumps it
 FEATURE_SCHEMA = 1
+#: families added within schema 1 (on by default now, off for configurations without them)
+ADDED_FAMILIES = ("glove",)
 
 
 @dataclass(frozen=True, slots=True)
@@ -30,7 +32,10 @@ class FeatureConfig:
     ``dictionaries`` (name, place, hospital, street and date word lists; seed 000 §6,
     seed 003), ``medical`` (clinical vocabulary; seed 000's MeSH feature), ``profession``
     (suffix -ist/-ian/-man; seed 001), ``frequency`` (frequency class and capitalization
-    ratio from the training corpus; seed 002), ``clusters`` (word clusters, needs a
+    ratio from the training corpus; seed 002), ``glove`` (the word's clusters, at three
+    nested granularities, of the GloVe 6B vectors shipped as
+    ``data/features/glove_clusters.txt``: seed 001 (9), word clusters of a large text),
+    ``clusters`` (word clusters, needs a
     cluster file).
 
     At the target only: ``ngrams`` (token and shape bigrams and trigrams in the window,
@@ -54,6 +59,7 @@ class FeatureConfig:
     medical: bool = True
     profession: bool = True
     frequency: bool = True
+    glove: bool = True
     clusters: bool = False
     ngrams: bool = True
     chunk_shapes: bool = True
@@ -96,6 +102,10 @@ class FeatureConfig:
                 f"feature schema {schema} is not the one this phiscrub computes ({FEATURE_SCHEMA})",
                 hint="retrain the model with this phiscrub version",
             )
+        # families added after a configuration was stored: absent means off, so that an
+        # older model computes exactly the features it was trained with
+        for name in ADDED_FAMILIES:
+            data.setdefault(name, False)
         known = {f.name for f in fields(cls)}
         unknown = sorted(set(data) - known)
         if unknown:

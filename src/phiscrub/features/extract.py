@@ -25,6 +25,7 @@ from phiscrub.features.token import (
     Features,
     dictionary_features,
     frequency_features,
+    glove_features,
     lexical_features,
     orthographic_features,
     profession_features,
@@ -91,6 +92,8 @@ class FeatureExtractor:
             feats.update(self._dictionaries(lower))
         if cfg.profession:
             feats.update(profession_features(lower))
+        if cfg.glove:
+            feats.update(glove_features(lower))
         if cfg.frequency and self.stats is not None:
             feats.update(frequency_features(word, self.stats))
         if cfg.clusters and self.clusters is not None:

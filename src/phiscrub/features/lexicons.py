@@ -16,7 +16,7 @@ from phiscrub.detect.lexicon import lexicons
 from phiscrub.resources import data_lines
 from phiscrub.text import tokenize
 
-__all__ = ["FeatureLexicons", "Trigger", "feature_lexicons", "load_triggers"]
+__all__ = ["FeatureLexicons", "Trigger", "feature_lexicons", "glove_clusters", "load_triggers"]
 
 
 def _data_lines(name: str) -> list[str]:
@@ -61,6 +61,17 @@ def feature_lexicons() -> FeatureLexicons:
         "date": frozenset(_data_lines("date_words.txt")),
     }
     return FeatureLexicons(dictionaries, frozenset(w.lower() for w in lex.allow))
+
+
+@functools.cache
+def glove_clusters() -> dict[str, tuple[str, str, str]]:
+    """lower-case word -> its (coarse, mid, fine) GloVe cluster ids, as strings
+    (``data/features/glove_clusters.txt``, built by scripts/build_clusters.py)."""
+    out: dict[str, tuple[str, str, str]] = {}
+    for line in _data_lines("glove_clusters.txt"):
+        word, coarse, mid, fine = line.split("\t")
+        out[word] = (coarse, mid, fine)
+    return out
 
 
 @dataclass(frozen=True, slots=True)

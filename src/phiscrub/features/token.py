@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 import unicodedata
 
-from phiscrub.features.lexicons import FeatureLexicons
+from phiscrub.features.lexicons import FeatureLexicons, glove_clusters
 from phiscrub.features.stats import CorpusStats
 
 __all__ = [
@@ -19,6 +19,7 @@ __all__ = [
     "Features",
     "dictionary_features",
     "frequency_features",
+    "glove_features",
     "lexical_features",
     "orthographic_features",
     "profession_features",
@@ -124,6 +125,17 @@ def dictionary_features(lower: str, lex: FeatureLexicons, medical: bool) -> Feat
     if medical and lower in lex.medical:
         feats["medical"] = 1.0
     return feats
+
+
+def glove_features(lower: str) -> Features:
+    """The word's GloVe clusters (coarse ``gc``, mid ``gm``, fine ``gf``); ``gc:none`` for
+    a word of letters outside the clustered vocabulary (a rare or invented word)."""
+    entry = glove_clusters().get(lower)
+    if entry is None and lower.endswith("'s"):
+        entry = glove_clusters().get(lower[:-2])
+    if entry is None:
+        return {"gc": "none"} if any(ch.isalpha() for ch in lower) else {}
+    return {"gc": entry[0], "gm": entry[1], "gf": entry[2]}
 
 
 def profession_features(lower: str) -> Features:
