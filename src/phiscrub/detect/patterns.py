@@ -398,9 +398,11 @@ class PatternDetector:
         self._lanes = tuple(lane for lane in lanes if lane is not None)
         self._lane_slots = frozenset(i for i, _, _ in digits)
         self._plan_rest()
-        # word-lane and lane alternatives are tried at their words or digit runs only:
-        # cheaper than a gate's test; searchers scan the note or their windows
-        skip = self._lane_slots.union(self._word_full)
+        # word-lane and digit-lane alternatives are tried at their words or digit runs only:
+        # cheaper than a gate's test; searchers and lanes led by another character ("(",
+        # "#": found by a regex) scan the note or their windows
+        scanned = {s for lane in self._lanes if lane.regex is not None for s in lane.slots}
+        skip = (self._lane_slots - scanned).union(self._word_full)
         self._gate = Gate(
             [(alt, _flag_bits(flags)) for alt, flags in self._alts],
             (i for i in range(len(self._alts)) if i not in skip),
@@ -489,7 +491,8 @@ class PatternDetector:
                     got = tail.find_all(text, low, windows, places)
                 out.extend((a, i, b, m, None) for a, b, m in got)
         for lane in self._lanes:
-            out.extend(lane.find_all(text))
+            if on is None or lane.regex is None or not on.isdisjoint(lane.slots):
+                out.extend(lane.find_all(text))
         out.sort(key=_by_start_slot)
         return out
 
