@@ -5,10 +5,11 @@ consumers (word-lane slots, digit lanes, searchers, anchored windows, tails), an
 matches only a few dozen of the ~390 alternatives of the rule files; most tries fail. The
 gate runs ONE multi-pattern pass in C per note and file (a Hyperscan database, block mode,
 one report per pattern) and returns the alternatives that may match there; the detector
-skips every consumer of the others. Only the alternatives that a searcher looks for in the
-whole note or in its anchor's windows are judged (a scan each, in the regex engine): those
-of the word lane and of the digit lanes are tried at indexed places only, which costs less
-than their place in the gate (measured: docs/detectors.md, "Speed round 9").
+skips every consumer of the others. Only the alternatives that a scan looks for are judged
+(searchers of the whole note or of an anchor's windows, lanes led by another character
+than a digit): those of the word lane and of the digit lanes are tried at indexed places
+only, which costs less than their place in the gate (measured: docs/detectors.md, "Speed
+round 9").
 
 The gate must never drop a real match, so each alternative is *relaxed* into a regex of
 the engine's syntax whose language contains every match that the Python regex (or a
@@ -16,9 +17,9 @@ consumer's search of it cut at a window's end) can find (:func:`relax`):
 
 - zero-width items (``\\b``, ``^``, ``$``, look-arounds) match the empty string;
 - possessive repeats, atomic groups and lazy repeats become plain greedy ones; a counted
-  repeat above ``COUNT_MAX`` becomes ``*`` or ``+`` (smaller automata: with the exact
-  counts the location file's database was several times larger and slower; some were
-  refused); a conditional is the alternation of its branches;
+  repeat above ``COUNT_MAX`` becomes ``*`` or ``+`` (smaller automata; with the exact
+  counts Hyperscan refused six alternatives); a conditional is the alternation of its
+  branches;
 - every one-character item is the exact set of ASCII characters that Python's own engine
   matches with it (tested on the 128 of them, flags included), plus every non-ASCII
   character if it may match one (a category, a negation, a non-ASCII literal, an ASCII
@@ -31,8 +32,9 @@ thread's scan in the same scratch space) has every alternative on. Without the
 ``hyperscan`` package (or with ``PHISCRUB_GATE=0``) every alternative is always on:
 today's behaviour, the same spans. Databases are compiled once per user and kept in
 :func:`cache_dir` (``$PHISCRUB_CACHE``, else ``~/.cache/phiscrub/gates``), named by a hash
-of the engine's version and the relaxed expressions, as Hyperscan's own serialized form
-(data, no code): about 2.5 s to compile the rule files' seven, 0.05 s to load them.
+of the engine version, the machine and the relaxed expressions (the newest four per file),
+in Hyperscan's own serialized form
+(data, no code): about 2.6 s to compile the rule files' seven, 0.05 s to load them.
 ``tests/detect/test_gate.py`` checks the superset on every regression case and negative
 text, the detectors' matches with and without it, and the fallbacks.
 """
