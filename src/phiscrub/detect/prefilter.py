@@ -33,8 +33,8 @@ thread's scan in the same scratch space) has every alternative on. Without the
 today's behaviour, the same spans. Databases are compiled once per user and kept in
 :func:`cache_dir` (``$PHISCRUB_CACHE``, else ``~/.cache/phiscrub/gates``), named by a hash
 of the engine version, the machine and the relaxed expressions (the newest four per file),
-in Hyperscan's own serialized form
-(data, no code): about 2.6 s to compile the rule files' seven, 0.05 s to load them.
+in Hyperscan's own serialized form (data, no code): about 2.6 s to compile the rule files'
+seven, 0.05 s to load them.
 ``tests/detect/test_gate.py`` checks the superset on every regression case and negative
 text, the detectors' matches with and without it, and the fallbacks.
 """
