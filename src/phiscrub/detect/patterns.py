@@ -47,6 +47,7 @@ from phiscrub.detect.lanes import (
     note_index,
     word_starts,
 )
+from phiscrub.detect.prefilter import Gate
 from phiscrub.detect.regex_shape import WHOLE, char_class
 from phiscrub.detect.scan import (
     Searcher,
@@ -304,6 +305,8 @@ class PatternDetector:
     _tail_words: set[int] = field(init=False, repr=False)  # tails found from the word lane
     # slot -> the alternative alone: word-led, searched in windows at its word-lane places
     _window_words: dict[int, re.Pattern[str]] = field(init=False, repr=False)
+    # which alternatives may match in a note (one pass in C): the others are not tried
+    _gate: Gate = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
         self._order = []
@@ -395,6 +398,16 @@ class PatternDetector:
         self._lanes = tuple(lane for lane in lanes if lane is not None)
         self._lane_slots = frozenset(i for i, _, _ in digits)
         self._plan_rest()
+        # word-lane and digit-lane alternatives are tried at their words or digit runs only:
+        # cheaper than a gate's test; searchers and lanes led by another character ("(",
+        # "#": found by a regex) scan the note or their windows
+        scanned = {s for lane in self._lanes if lane.regex is not None for s in lane.slots}
+        skip = (self._lane_slots - scanned).union(self._word_full)
+        self._gate = Gate(
+            [(alt, _flag_bits(flags)) for alt, flags in self._alts],
+            (i for i in range(len(self._alts)) if i not in skip),
+            self.file.name,
+        )
 
     def _plan_rest(self) -> None:
         """The slots searched on their own: per-note work is a loop over these only."""
@@ -437,8 +450,10 @@ class PatternDetector:
 
     def _candidates(self, text: str) -> list[_Cand]:
         """Every match of every alternative that can match in ``text`` (a lane gives the
-        first of its alternatives at each position), sorted by (start, slot)."""
+        first of its alternatives at each position), sorted by (start, slot). Alternatives
+        that the note's gate rules out (:mod:`phiscrub.detect.prefilter`) are not tried."""
         ix = note_index(text)
+        on = self._gate.active(text)
         out: list[_Cand] = []
         cands: dict[int, list[int]] = {}
         if ix.aligned:
@@ -453,8 +468,13 @@ class PatternDetector:
             rest = self._rest_unaligned
         low = ix.low
         for i, s in rest:
-            out.extend((a, i, b, m, None) for a, b, m in s.find_all(text, low))
+            if on is None or i in on:
+                out.extend((a, i, b, m, None) for a, b, m in s.find_all(text, low))
         for k, anchor, before, slots in self._anchored:
+            if on is not None:
+                slots = tuple(sl for sl in slots if sl[0] in on)
+                if not slots:
+                    continue
             if k >= 0 and ix.aligned:  # a word anchor: its matches are in the word index
                 spans = word_anchor_spans(anchor, text, cands.get(k, ()))
                 windows = WindowCursor.windows_at(text, spans, before)
@@ -471,7 +491,8 @@ class PatternDetector:
                     got = tail.find_all(text, low, windows, places)
                 out.extend((a, i, b, m, None) for a, b, m in got)
         for lane in self._lanes:
-            out.extend(lane.find_all(text))
+            if on is None or lane.regex is None or not on.isdisjoint(lane.slots):
+                out.extend(lane.find_all(text))
         out.sort(key=_by_start_slot)
         return out
 
