@@ -53,12 +53,17 @@ class _Unknown(Exception):
     """The walk cannot follow this regex (a back-reference, a conditional...)."""
 
 
+#: what ``item_source`` raises, for other modules
+UnknownItem = _Unknown
+
+
 def _char(c: int) -> str:
     return f"\\U{c:08x}"
 
 
-def _item_source(op: Any, av: Any, flags: int) -> str:
-    """The source of one single-character item, its flags scoped to it."""
+def item_source(op: Any, av: Any, flags: int) -> str:
+    """The source of one single-character item, its flags scoped to it (also used by the
+    note gate, ``prefilter.py``); raises :class:`UnknownItem` for an item it cannot write."""
     if op is C.LITERAL:
         src = _char(av)
     elif op is C.NOT_LITERAL:
@@ -91,7 +96,7 @@ def _takes_digit(src: str) -> bool:
 
 def digit_item(op: Any, av: Any, flags: int = 0) -> bool:
     """Can the single-character item match an ASCII digit?"""
-    return _takes_digit(_item_source(op, av, flags))
+    return _takes_digit(item_source(op, av, flags))
 
 
 _ASCII_LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
@@ -109,7 +114,7 @@ def letters_taken(op: Any, av: Any, flags: int = 0) -> int | None:
     if op not in _CHAR_OPS:
         return None
     try:
-        return _letters_of(_item_source(op, av, flags))
+        return _letters_of(item_source(op, av, flags))
     except _Unknown:
         return None
 
@@ -181,7 +186,7 @@ class _Walk:
         return frozenset(out)
 
     def char(self, op: Any, av: Any, states: frozenset[_State], flags: int) -> frozenset[_State]:
-        src = _item_source(op, av, flags)
+        src = item_source(op, av, flags)
         self.wide.setdefault(src, _non_ascii(op, av, flags))
         digit, other = _takes_digit(src), _takes_other(op, av)
         out: set[_State] = set()
@@ -339,7 +344,7 @@ def _breaks(items: Sequence[tuple[Any, Any]], flags: int) -> int | None:
         if op in (C.AT, C.ASSERT, C.ASSERT_NOT):
             n = 0
         elif op in _CHAR_OPS:
-            n = 1 if re.match(_item_source(op, av, flags), "\n") else 0
+            n = 1 if re.match(item_source(op, av, flags), "\n") else 0
         elif op is C.BRANCH:
             counts = [_breaks(alt.data, flags) for alt in av[1]]
             n = None if None in counts else max(c for c in counts if c is not None)

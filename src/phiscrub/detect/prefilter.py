@@ -53,6 +53,7 @@ from pathlib import Path
 from re import _constants as C  # type: ignore[attr-defined]
 from typing import Any
 
+from phiscrub.detect.gates import UnknownItem, item_source
 from phiscrub.detect.regex_shape import parse
 
 try:  # an optional fast path: without it every alternative is always on
@@ -83,14 +84,6 @@ class Unsupported(Exception):
     """The regex holds an item that the relaxation does not know."""
 
 
-_CATEGORIES = {
-    C.CATEGORY_DIGIT: r"\d",
-    C.CATEGORY_NOT_DIGIT: r"\D",
-    C.CATEGORY_SPACE: r"\s",
-    C.CATEGORY_NOT_SPACE: r"\S",
-    C.CATEGORY_WORD: r"\w",
-    C.CATEGORY_NOT_WORD: r"\W",
-}
 _ASCII = [chr(c) for c in range(128)]
 _ONE_CHAR = (C.LITERAL, C.NOT_LITERAL, C.ANY, C.IN)
 _REPEATS = (C.MAX_REPEAT, C.MIN_REPEAT, C.POSSESSIVE_REPEAT)
@@ -99,33 +92,12 @@ _ZERO_WIDTH = (C.AT, C.ASSERT, C.ASSERT_NOT)
 _COUNT_LIMIT = 1000
 
 
-def _code(c: int) -> str:
-    return f"\\U{c:08x}"
-
-
 def _python_source(op: Any, av: Any, flags: int) -> str:
     """The Python source of one single-character item, its flags scoped to it."""
-    if op is C.LITERAL:
-        src = _code(av)
-    elif op is C.NOT_LITERAL:
-        src = f"[^{_code(av)}]"
-    elif op is C.ANY:
-        return "(?s:.)" if flags & re.S else "[^\\n]"
-    else:
-        parts: list[str] = []
-        for o, a in av:
-            if o is C.NEGATE:
-                parts.insert(0, "^")
-            elif o is C.LITERAL:
-                parts.append(_code(a))
-            elif o is C.RANGE:
-                parts.append(f"{_code(a[0])}-{_code(a[1])}")
-            elif o is C.CATEGORY and a in _CATEGORIES:
-                parts.append(_CATEGORIES[a])
-            else:
-                raise Unsupported(str(o))
-        src = "[" + "".join(parts) + "]"
-    return f"(?i:{src})" if flags & re.I else src
+    try:
+        return item_source(op, av, flags)
+    except UnknownItem as exc:
+        raise Unsupported(str(op)) from exc
 
 
 def _cased(c: int) -> bool:

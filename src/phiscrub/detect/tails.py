@@ -40,9 +40,9 @@ from typing import Any
 from phiscrub.detect.gates import (
     _CHAR_OPS,
     _ascii,
-    _item_source,
     _non_ascii,
     _Unknown,
+    item_source,
     letters_taken,
     max_breaks,
 )
@@ -215,7 +215,7 @@ def _consumed(items: Sequence[tuple[Any, Any]], flags: int, out: set[tuple[str, 
     sequence that consumes a character (look-arounds consume nothing)."""
     for op, av in items:
         if op in _CHAR_OPS:
-            out.add((_item_source(op, av, flags), _non_ascii(op, av, flags)))
+            out.add((item_source(op, av, flags), _non_ascii(op, av, flags)))
         elif op is C.BRANCH:
             for alt in av[1]:
                 _consumed(alt.data, flags, out)
