@@ -94,3 +94,21 @@ def test_worker_that_cannot_load_the_model(tmp_path: Path) -> None:
     deid_settings = Settings(model=str(broken), mode="tag")
     with pytest.raises(WorkerFailed, match=r"E705.*E601"):
         list(outcomes(deid_settings, None, [Job("1-1", "text", "1")] * 3, jobs=2, batch_size=1))
+
+
+def test_the_detector_settles_the_heap_once_after_its_first_batch(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """``settle_heap``: after the first batch everything loaded is out of the collector's
+    full passes (gc.freeze), once per process; ``PHISCRUB_GC_FREEZE=0`` leaves it."""
+    calls: list[str] = []
+    monkeypatch.setattr(phiscrub.api.gc, "freeze", lambda: calls.append("freeze"))
+    monkeypatch.setattr(phiscrub.api.gc, "collect", lambda: calls.append("collect") or 0)
+    monkeypatch.setattr(phiscrub.api, "_SETTLED", False)
+    monkeypatch.setenv("PHISCRUB_GC_FREEZE", "0")
+    deid = Deidentifier.default(mode="tag", pipeline="rules")
+    deid.detect("Seen by Dr. Zorba Quill.")
+    assert calls == []
+    monkeypatch.delenv("PHISCRUB_GC_FREEZE")
+    assert deid.detect("Seen by Dr. Zorba Quill.") == deid.detect("Seen by Dr. Zorba Quill.")
+    assert calls == ["collect", "freeze"]

@@ -186,3 +186,27 @@ def test_tails_from_the_word_index_and_stops() -> None:
     for text in texts + TEXTS:
         got = [(a, b, label, p.name) for a, b, label, p in det.iter_matches(text)]
         assert got == _reference("t", text, det), text[:60]
+
+
+def test_a_built_pipeline_keeps_no_parse_trees() -> None:
+    """The analyses' parse trees are dropped once the stages are built: kept, they were
+    most of the objects the garbage collector walks (``registry.get_pipeline``)."""
+    from phiscrub.detect import get_pipeline
+
+    get_pipeline("rules")
+    assert regex_shape.parse.cache_info().currsize == 0
+
+
+def test_clinical_blocks_are_those_of_the_text_asked() -> None:
+    """The one-note memo shared by the CRF filter and ``invalidate`` answers for the text
+    asked, never for the one before."""
+    from phiscrub.detect.resolve import clinical_blocks
+
+    blocker = pattern_detector("clinical")
+    texts = ["BP 120/80, GCS 15.", "Seen 3/4 at 0800.", "No number"]
+    for text in [*texts, *texts]:
+        expected = sorted((a, b) for a, b, _, _ in blocker.iter_matches(text))
+        first = clinical_blocks(blocker, text)
+        assert first == clinical_blocks(pattern_detector("clinical"), text)
+        assert first == (expected, max((b - a for a, b in expected), default=0))
+    assert clinical_blocks(blocker, texts[0])[0]  # a blood pressure and a score

@@ -3,6 +3,7 @@ against python-crfsuite, and the tagger end to end (fit, predict, patient, archi
 
 from __future__ import annotations
 
+import random
 from itertools import pairwise
 from pathlib import Path
 
@@ -76,6 +77,28 @@ def test_merge_grows_a_rule_name_only_over_more_name_words(
     crf = span(text, crf_text, "DOCTOR", "crf")
     out = steps.merge([rule], [crf], text=text)
     assert [(s.text, s.label) for s in out] == [(grown, "DOCTOR")]
+
+
+def test_disjoint_spans_answer_overlaps_as_a_pass_over_them_does() -> None:
+    """``merge`` asks a bisection of kept spans whether a span overlaps one of them."""
+    rng = random.Random(7)
+    text = "x" * 200
+    for _ in range(200):
+        kept: list[Span] = []
+        for _ in range(rng.randrange(12)):
+            a = rng.randrange(190)
+            s = Span.of(text, a, a + rng.randrange(1, 10), "DATE", "t")
+            if not any(s.overlaps(k) for k in kept):
+                kept.append(s)
+        built = steps._Disjoint(kept[: len(kept) // 2])
+        for k in kept[len(kept) // 2 :]:
+            built.add(k)
+        for _ in range(20):
+            a = rng.randrange(195)
+            probe = Span.of(text, a, a + rng.randrange(1, 6), "DATE", "t")
+            expected = any(probe.overlaps(k) for k in kept)
+            assert steps._Disjoint(kept).overlaps(probe) is expected
+            assert built.overlaps(probe) is expected
 
 
 def test_merge_fills_with_rule_spans_of_other_categories_only_where_no_crf_span_is() -> None:

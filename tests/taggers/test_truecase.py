@@ -16,6 +16,9 @@ def test_only_notes_with_almost_no_capitals_are_lower_case() -> None:
     assert truecase.is_lower_case_note(LOWER)
     assert not truecase.is_lower_case_note(LOWER.title())
     assert not truecase.is_lower_case_note("short note, all lower")
+    # Roman numeral signs are upper case but no letters: they count for neither
+    assert truecase.is_lower_case_note(LOWER + "\u216b" * 40)
+    assert not truecase.is_lower_case_note(LOWER + "XII" * 14)
 
 
 def test_truecase_keeps_the_length_and_restores_names_titles_and_acronyms() -> None:

@@ -15,7 +15,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
-from phiscrub.api import Deidentifier, Settings
+from phiscrub.api import Deidentifier, Settings, settle_heap
 from phiscrub.detect.registry import PIPELINES, get_pipeline, pattern_detector
 from phiscrub.errors import UsageError
 from phiscrub.io import FORMATS, detect_format, iter_documents, write_corpus
@@ -98,7 +98,14 @@ def _finder(args: argparse.Namespace) -> Callable[[Iterator[Document]], Iterator
         if args.recall_bias is not None:
             raise UsageError("--recall-bias applies to a model, not to the rule pipelines")
         pipe = get_pipeline(args.pipeline)
-        return lambda docs: (pipe.run(doc, disable=args.disable) for doc in docs)
+
+        def rules(docs: Iterator[Document]) -> Iterator[list[Span]]:
+            for i, doc in enumerate(docs):
+                yield pipe.run(doc, disable=args.disable)
+                if i == 0:  # the lazily loaded parts are loaded (see settle_heap)
+                    settle_heap()
+
+        return rules
     if args.disable:
         raise UsageError("--disable applies to the rule pipelines", hint="use --pipeline rules")
     if args.jobs < 1:

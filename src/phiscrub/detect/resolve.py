@@ -46,14 +46,12 @@ class Invalidate:
     def process(self, doc: Document, spans: list[Span]) -> list[Span]:
         if all(self.priority_of(s) >= STRONG for s in spans):
             return list(spans)
-        blocks = [(a, b) for a, b, _, _ in self.blocker.iter_matches(doc.text)]
+        blocks, longest = clinical_blocks(self.blocker, doc.text)
         if not blocks:
             return list(spans)
-        blocks.sort()
-        longest = max(b - a for a, b in blocks)
         out: list[Span] = []
         for s in spans:
-            if self.priority_of(s) < STRONG and _inside(s, blocks, longest):
+            if self.priority_of(s) < STRONG and inside(s, blocks, longest):
                 continue
             out.append(s)
         return out
@@ -66,7 +64,32 @@ class Invalidate:
         return None
 
 
-def _inside(span: Span, blocks: list[tuple[int, int]], longest: int) -> bool:
+Blocks = tuple[list[tuple[int, int]], int]
+#: (blocker, text, its blocks) of the last note asked: the hybrid's filter of CRF numbers
+#: (``taggers.hybrid_tidy.clinical_filter``) and then ``invalidate`` ask about one note
+#: (two detectors of one pattern file and validators find the same)
+_last: tuple[object, object, str, Blocks] | None = None
+
+
+def clinical_blocks(blocker: PatternDetector, text: str) -> Blocks:
+    """The matches of ``blocker`` in ``text`` as sorted extents, and the longest one's
+    length (0 when there is none); the last note's are kept for the next question."""
+    global _last
+    last = _last
+    if (
+        last is not None
+        and last[2] is text
+        and last[0] is blocker.file
+        and last[1] is blocker.validators
+    ):
+        return last[3]
+    blocks = sorted((a, b) for a, b, _, _ in blocker.iter_matches(text))
+    found = blocks, max((b - a for a, b in blocks), default=0)
+    _last = (blocker.file, blocker.validators, text, found)
+    return found
+
+
+def inside(span: Span, blocks: list[tuple[int, int]], longest: int) -> bool:
     """Is ``span`` inside one of the sorted ``blocks`` (none longer than ``longest``)?"""
     i = bisect.bisect_right(blocks, (span.start, 1 << 62)) - 1
     while i >= 0 and blocks[i][0] >= span.start - longest:

@@ -29,6 +29,7 @@ from collections.abc import Sequence
 from importlib import resources
 from typing import Any
 
+from phiscrub.detect.resolve import clinical_blocks, inside
 from phiscrub.span import Span
 from phiscrub.taggers.hybrid_words import (
     first_names,
@@ -106,7 +107,6 @@ _MONTHS = frozenset(
 _ALPHA = re.compile(r"[A-Za-z]{2,}")
 #: the only CRF spans a clinical pattern can block: short numbers (``8/10``, ``15``, ``1300``)
 _SHORT_NUMBER = re.compile(r"^[#(]?\d[\d/.:+\-x ]{0,6}\)?$")
-_WINDOW = 80
 #: words of holiday names too ambiguous for the CRF's date dictionary (Labor Day, the day)
 _DATE_NAME_WORDS = frozenset(
     ["day", "days", "eve", "new", "year", "year's", "weekend", "holiday", "holidays", "labor",
@@ -351,6 +351,7 @@ def clinical_filter(text: str, spans: Sequence[Span]) -> list[Span]:
     (7 digits or more, no date) is kept as an IDNUM: it is PHI of some kind far more often
     than not, and dropping it would leak it."""
     out: list[Span] = []
+    blocks: tuple[list[tuple[int, int]], int] | None = None
     for s in spans:
         if _is_crf(s) and s.category in _NUMBERLIKE:
             if s.label == "DATE" and _LONE_MONTH.fullmatch(s.text):
@@ -361,8 +362,11 @@ def clinical_filter(text: str, spans: Sequence[Span]) -> list[Span]:
                         Span(s.start, s.end, "IDNUM", s.text, s.source + "+notdate", s.score)
                     )
                 continue
-            if _SHORT_NUMBER.match(s.text) and _blocked(text, s):
-                continue
+            if _SHORT_NUMBER.match(s.text):
+                if blocks is None:
+                    blocks = clinical_blocks(_blocker(), text)
+                if inside(s, *blocks):
+                    continue
         elif _is_crf(s) and (
             (s.category in ("NAME", "LOCATION") and (_eponym(text, s) or _acronym(s)))
             or (s.category == "NAME" and _allowed(text, s))
@@ -371,15 +375,6 @@ def clinical_filter(text: str, spans: Sequence[Span]) -> list[Span]:
             continue
         out.append(s)
     return out
-
-
-def _blocked(text: str, span: Span) -> bool:
-    """Is ``span`` inside a clinical match? The patterns are run on a window around the
-    span only (they look at most a few words around a number)."""
-    lo = max(0, span.start - _WINDOW)
-    window = text[lo : span.end + _WINDOW]
-    a, b = span.start - lo, span.end - lo
-    return any(x <= a and b <= y for x, y, _, _ in _blocker().iter_matches(window))
 
 
 #: the first word of a name span and the white space after it

