@@ -2,7 +2,13 @@
 
 from __future__ import annotations
 
+import re
+
+import pytest
+
+from phiscrub.detect.regex_shape import first_set
 from phiscrub.span import Span
+from phiscrub.taggers import hybrid_professions
 from phiscrub.taggers.hybrid_professions import can_head_job, professions
 
 from .spans import at
@@ -184,3 +190,16 @@ def test_time_words_stay_out_and_cues_take_acronyms() -> None:
     )
     spans = [_at(text, "later fire inspector"), _at(text, "Ida Lund", "PATIENT")]
     assert _jobs(text, spans) == ["fire inspector", "9th-grade math teacher", "NICU nurse"]
+
+
+@pytest.mark.parametrize("name", ["_FIELD_CUE", "_WORK_PAREN", "_IS_A", "_WORKS_AS", "_KIN_PAREN"])
+def test_a_cues_lookahead_admits_every_letter_the_cue_can_start_with(name: str) -> None:
+    """The speed lookahead before a cue (``(?=[IiWw])\\bis a ...``) must not drop a word
+    added to the cue later: it admits every first character of the rest."""
+    rx = getattr(hybrid_professions, name)
+    head, rest = rx.pattern.split("\\b", 1)
+    assert head.startswith("(?=")
+    first = first_set("\\b" + rest, rx.flags)
+    assert first is not None
+    assert {c for c in first if not re.match(head, c)} == set()
+    assert rx.search("the wife (retired teacher), ") or name != "_KIN_PAREN"

@@ -25,6 +25,7 @@ from __future__ import annotations
 import threading
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass, replace
+from itertools import repeat
 from typing import Any
 
 import numpy
@@ -135,8 +136,7 @@ class _Table:
             self.index.clear()
 
     def ids(self, keys: Sequence[Hashable]) -> Ints:
-        get = self.index.get
-        out = [get(k, -1) for k in keys]
+        out = list(map(self.index.get, keys, repeat(-1)))  # map: the lookups run in C
         if -1 in out:
             out = [k if k >= 0 else self._add(key) for k, key in zip(out, keys, strict=True)]
         return numpy.array(out, dtype=numpy.intp)

@@ -386,7 +386,9 @@ def place_rest(crf: Span, first: Sequence[Span], text: str) -> list[Span]:
     Carnaval`` whose country the rules found)."""
     if crf.category != "LOCATION":
         return [crf]
-    cuts = sorted(f for f in first if f.category == "LOCATION" and f.overlaps(crf))
+    cuts = sorted(
+        f for f in first if f.start < crf.end and crf.start < f.end and f.category == "LOCATION"
+    )
     if not cuts:
         return [crf]
     out: list[Span] = []
@@ -419,6 +421,8 @@ def place_limits(
     400``, a ROOM, after GUIDELINES.md), less the separators at the cut, and not left of
     its own start when one comes before it (what lies between belongs to that one)."""
     for r in rules:
+        if r.end <= start or r.start >= end:  # first: the cheapest test, most rules fail it
+            continue
         if r.category != "LOCATION" or r.label == span.label or r.overlaps(span):
             continue
         if span.end <= r.start < end:

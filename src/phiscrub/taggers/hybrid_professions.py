@@ -224,7 +224,11 @@ _JOB = (
 )
 #: a form's occupation field: "Occupation: orchard supervisor - employer ...", "Job title:
 #: overhead crane operator, 14 yrs", "OCC: PEN RIDER", "Usual occupation / industry ....."
+#: The cues below that scan whole notes open with a lookahead of their first letters: re
+#: then skips to the next such letter in C instead of trying the word boundary and the
+#: alternation at every position (the same matches; 0.11 -> 0.07 s per 208 notes).
 _FIELD_CUE = re.compile(
+    r"(?=[OoJjPp])"
     r"\b(?:[Oo]ccupation|OCCUPATION|[Jj]ob[ ][Tt]itle|JOB[ ]TITLE|OCC|[Pp]rofession|PROFESSION)"
     r"(?:[ ]/[ ][Ii]ndustry)?[ \t]*(?::|\.{3,})[ \t]*(?:(?:[Rr]etired|[Ff]ormer|RETIRED)[ ])?"
     + _JOB
@@ -245,14 +249,15 @@ _KIN_BEFORE = re.compile(
     r"(?:\b" + _KIN + r"|\b(?i:married)[ ]to)[ ]*[:(]?[ ]*(?:(?i:mr|mrs|ms|dr)\.?[ ]+)?$"
 )
 #: a job in brackets after "from work": "en route from work (ski patroller, ...)"
-_WORK_PAREN = re.compile(r"\b(?:from|at|after|before)[ ]work[ ]*\([ ]*" + _JOB)
+_WORK_PAREN = re.compile(r"(?=[fab])\b(?:from|at|after|before)[ ]work[ ]*\([ ]*" + _JOB)
 #: "is a" / "was a" before a job, with only a job's modifiers between
-_IS_A = re.compile(r"\b(?:[Ii]s|[Ww]as|I'm)[ ]an?[ ]" + _JOB)
+_IS_A = re.compile(r"(?=[IiWw])\b(?:[Ii]s|[Ww]as|I'm)[ ]an?[ ]" + _JOB)
 _AFTER_KIN_NAME = re.compile(
     r"(?:[ ]*\(\d{1,3}\)|,[ ]*\d{1,3})?(?:[ ]*\([ ]*|,[ ]+)(?:an?[ ])?" + _JOB
 )
 #: an explicit job phrase: "works as a 9th-grade biology teacher at"
 _WORKS_AS = re.compile(
+    r"(?=[WwEeJj])"
     r"\b(?:[Ww]orks?|[Ww]orked|[Ww]orking|[Ee]mployed|[Jj]ob)(?:[ ](?:part-time|full-time))?"
     r"[ ]as[ ](?:an?[ ])?" + _JOB
 )
@@ -262,7 +267,7 @@ _KIN_NEAR = re.compile(
     r"(?:\b" + _KIN + r"|\b(?i:married)[ ]to|\b(?i:patient|pt|client))"
     r"[ ]*[:(]?[ ]*(?:[A-Z][\w'\-]*\.?[ ]+){0,3}$"
 )
-_KIN_PAREN = re.compile(r"\b" + _KIN + r"[ ]*\([ ]*" + _JOB)
+_KIN_PAREN = re.compile(r"(?=(?i:[whsdbmfpgcaun]))\b" + _KIN + r"[ ]*\([ ]*" + _JOB)
 
 
 def _cue_job(text: str, m: re.Match[str], loose: bool = False) -> Span | None:
