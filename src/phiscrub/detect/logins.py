@@ -20,9 +20,9 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from phiscrub.detect.handles import fold_name, generic_login
 from phiscrub.detect.lanes import note_index
 from phiscrub.detect.lexicon import Lexicons
-from phiscrub.detect.validators import fold_name, generic_login
 from phiscrub.span import Document, Span
 
 #: the labels whose spans give the names

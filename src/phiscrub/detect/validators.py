@@ -9,9 +9,17 @@ from __future__ import annotations
 
 import functools
 import re
-import unicodedata
 from collections.abc import Callable, Mapping
 from types import MappingProxyType
+
+from phiscrub.detect.handles import (
+    NAME_WORD,
+    common_words,
+    fold_name,
+    handle,
+    handle_loose,
+    handle_of_name,
+)
 
 #: a hook: the text and the range a pattern would tag -> does the match stand?
 Validator = Callable[[str, int, int], bool]
@@ -220,41 +228,6 @@ def intl_phone(text: str, start: int, end: int) -> bool:
     return 8 <= len(_digits(text[start:end])) <= 15
 
 
-#: generic words that look like logins but name no one
-_NOT_HANDLE_WORDS = (
-    "admin administrator system root guest user users staff nurse nursing doctor provider "
-    "pharmacy scribe interpreter patient family unknown none pending epic cerner portal "
-    "triage dictation transcription sysadmin support helpdesk noreply"
-)
-_NOT_HANDLES = frozenset(_NOT_HANDLE_WORDS.split())
-_HANDLE_CHARS = re.compile(r"[a-z]+")
-_NAME_WORD = re.compile(r"[^\W\d_]+(?:['\u2019\-][^\W\d_]+)*")
-
-
-def _fold(word: str) -> str:
-    """Lower case, accents dropped, letters only (Barragán -> barragan, Ruiz-Tagle -> ruiztagle)."""
-    w = unicodedata.normalize("NFKD", word).encode("ascii", "ignore").decode().lower()
-    return "".join(c for c in w if c.isalpha())
-
-
-@functools.cache
-def _common_words() -> frozenset[str]:
-    from phiscrub.detect import lexicon  # the lexicons load lazily, once
-
-    return frozenset(lexicon.lexicons().common_words)
-
-
-def fold_name(word: str) -> str:
-    """A name word as a login spells it: lower case, ASCII letters (O'Driscoll -> odriscoll)."""
-    return _fold(word)
-
-
-def generic_login(word: str) -> bool:
-    """Is the lower-case word an English word (all SCOWL levels) or a generic login
-    (admin, nurse, noreply) rather than one person's?"""
-    return word in _NOT_HANDLES or word in _common_words()
-
-
 @functools.cache
 def _person_names() -> frozenset[str]:
     from phiscrub.detect import lexicon
@@ -267,84 +240,10 @@ def person_words(text: str, start: int, end: int) -> bool:
     """Could the range be a person's name: some word of it is a census first or last name,
     or no common English word (``Wound RN``, ``Re: Referral``, ``PT AND WIFE AGREE`` are
     not; ``Rose Hill``, ``Okafor`` are)."""
-    words = [_fold(w) for w in _NAME_WORD.findall(text[start:end])]
+    words = [fold_name(w) for w in NAME_WORD.findall(text[start:end])]
     words = [w for w in words if w]
-    names, common = _person_names(), _common_words()
+    names, common = _person_names(), common_words()
     return not words or any(w in names or w not in common for w in words)
-
-
-def _capitalised(text: str, start: int) -> list[str]:
-    """The capitalised words of the same line, up to 100 chars back."""
-    line_start = text.rfind("\n", 0, start) + 1
-    window = text[max(line_start, start - 100) : start]
-    return [m.group() for m in _NAME_WORD.finditer(window) if m.group()[0].isupper()]
-
-
-def _name_parts(text: str, start: int) -> set[str]:
-    """The capitalised words (and hyphenated compounds) of the same line, up to 100 chars back."""
-    parts: set[str] = set()
-    for word in _capitalised(text, start):
-        parts.add(_fold(word))
-        parts.update(_fold(p) for p in re.split(r"['\u2019\-]", word))
-    return {p for p in parts if len(p) >= 3}
-
-
-def _derived_from_name(handle: str, text: str, start: int) -> bool:
-    """The handle is made from a name on the line before it: up to 3 initials or a first
-    name, then a surname, then at most 2 letters, digits or an underscore tail
-    (cduvall, toyelaran, bnakamuraflynn, smithj, lferreira_scribe)."""
-    letters = _HANDLE_CHARS.match(handle.lower())
-    if letters is None:
-        return False
-    h = letters.group()
-    common = _common_words()
-    initials = {_fold(w)[:1] for w in _capitalised(text, start)}
-    for w in _name_parts(text, start):
-        i = h.find(w)
-        if i < 0:
-            continue
-        tail = h[i + len(w) :]
-        if w in common and not (1 <= i <= 3 and all(c in initials for c in h[:i])):
-            continue  # a surname that is also a word (Quill) needs the initials in front
-        if i <= 3 and len(tail) <= 2 and (i > 0 or tail not in ("", "s", "es")):
-            return True
-        if i > 3 and tail == "" and _fold(h[:i]) in _name_parts(text, start):
-            return True  # first name + surname (mariagarcia)
-    return False
-
-
-def _handle_shape(handle: str, loose: bool) -> bool:
-    if not 3 <= len(handle) <= 30 or not handle[0].isalpha():
-        return False
-    low = handle.lower()
-    if low in _NOT_HANDLES:
-        return False
-    core = low.rstrip("0123456789")
-    if any(c.isdigit() for c in handle) or "_" in handle or "." in handle.strip("."):
-        return bool(core) and core not in _NOT_HANDLES
-    if not (handle.islower() or (loose and handle.isupper())):
-        return False  # a capitalised word after "signed by" is a name, not a login
-    return len(handle) >= 5 and low not in _common_words()
-
-
-def handle(text: str, start: int, end: int) -> bool:
-    """A login after a login trigger (user, login, e-sig): digits, _ or . inside, made from a
-    name on the line, or a lower-case word of 5+ letters that is not an English word."""
-    h = text[start:end]
-    if _derived_from_name(h, text, start):
-        return True
-    return not h.isupper() and _handle_shape(h, loose=False)
-
-
-def handle_loose(text: str, start: int, end: int) -> bool:
-    """``handle``, and also an upper-case non-word after an explicit ``login`` (CIBARRAW)."""
-    h = text[start:end]
-    return _derived_from_name(h, text, start) or _handle_shape(h, loose=True)
-
-
-def handle_of_name(text: str, start: int, end: int) -> bool:
-    """A login written in parentheses right after a person: made from that person's name."""
-    return _derived_from_name(text[start:end], text, start)
 
 
 @functools.cache
@@ -386,7 +285,7 @@ def _lower_word_initials(word: str) -> bool:
     return (
         word not in _CLINICAL_LOWER
         and word.upper() not in _acronyms()
-        and word not in _common_words()
+        and word not in common_words()
     )
 
 
@@ -397,7 +296,7 @@ def lower_initials(text: str, start: int, end: int) -> bool:
     first = text[start:end].lower()
     m = _SECOND.match(text, end)
     if m is None or not m.group(1).islower():  # alone (``DO /ck``): ``ck`` is no lab here
-        return first not in _CLINICAL_LOWER and first not in _common_words()
+        return first not in _CLINICAL_LOWER and first not in common_words()
     second = m.group(1)
     if first in _CLINICAL_LOWER or second in _CLINICAL_LOWER:
         return False
@@ -464,7 +363,7 @@ _NOT_NAME_TEXT = (
     "a an and or of the to in on at for with by from as is are was were be been has had "
     "have will would her his their its who which that this these those not no"
 )
-_NOT_NAME_WORDS = frozenset(_NOT_NAME_TEXT.split())
+_NOTNAME_WORDS = frozenset(_NOT_NAME_TEXT.split())
 #: the last word of a job title, not of a name (Consultant Rheumatologist, Resident Medical
 #: Officer, Psychiatry registrar, Tech)
 _ROLE_END = re.compile(
@@ -481,11 +380,11 @@ def person_name(text: str, start: int, end: int) -> bool:
     title (Consultant Rheumatologist, Resident Medical Officer)."""
     from phiscrub.detect import lexicon  # the lexicons load lazily, once
 
-    words = _NAME_WORD.findall(text, start, end)
+    words = NAME_WORD.findall(text, start, end)
     if not words:
         return False
     low = [w.lower() for w in words]
-    if any(len(w) > 1 and w in _NOT_NAME_WORDS for w in low):  # A is an initial
+    if any(len(w) > 1 and w in _NOTNAME_WORDS for w in low):  # A is an initial
         return False
     lex = lexicon.lexicons()
     if all(w.isupper() for w in words) and all(lex.is_common(w) for w in words):
