@@ -12,7 +12,8 @@ import re
 import pytest
 
 from phiscrub.detect import anchors, digits, gates, regex_shape, tails, tries
-from phiscrub.detect.patterns import Pattern, PatternDetector, PatternFile, load_pattern_file
+from phiscrub.detect.pattern_files import Pattern, PatternFile, load_pattern_file
+from phiscrub.detect.patterns import PatternDetector
 from phiscrub.detect.registry import RULE_FILES, VALIDATORS, pattern_detector
 from phiscrub.detect.scan import WindowCursor
 

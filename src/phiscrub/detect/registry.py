@@ -23,7 +23,8 @@ from phiscrub.detect.baseline import HeuristicDictionaryDetector
 from phiscrub.detect.context_checks import CONTEXT_CHECKS
 from phiscrub.detect.dictionary import NameDictionaryDetector, PlaceDictionaryDetector
 from phiscrub.detect.logins import Logins
-from phiscrub.detect.patterns import PatternDetector, PatternFile, load_pattern_file
+from phiscrub.detect.pattern_files import PatternFile, load_pattern_file
+from phiscrub.detect.patterns import PatternDetector
 from phiscrub.detect.pipeline import Pipeline, Stage
 from phiscrub.detect.resolve import IdLists, Invalidate, Propagate, Resolve
 from phiscrub.detect.roles import ProfessionDetector
