@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from phiscrub.detect.resolve import Disjoint
 from phiscrub.errors import UsageError
 from phiscrub.model import load_model, save_model
 from phiscrub.span import Document, Span
@@ -90,14 +91,14 @@ def test_disjoint_spans_answer_overlaps_as_a_pass_over_them_does() -> None:
             s = Span.of(text, a, a + rng.randrange(1, 10), "DATE", "t")
             if not any(s.overlaps(k) for k in kept):
                 kept.append(s)
-        built = steps._Disjoint(kept[: len(kept) // 2])
+        built = Disjoint(kept[: len(kept) // 2])
         for k in kept[len(kept) // 2 :]:
             built.add(k)
         for _ in range(20):
             a = rng.randrange(195)
             probe = Span.of(text, a, a + rng.randrange(1, 6), "DATE", "t")
             expected = any(probe.overlaps(k) for k in kept)
-            assert steps._Disjoint(kept).overlaps(probe) is expected
+            assert Disjoint(kept).overlaps(probe) is expected
             assert built.overlaps(probe) is expected
 
 

@@ -64,6 +64,27 @@ class Invalidate:
         return None
 
 
+class Disjoint:
+    """Spans no two of which overlap (``resolve``'s and the hybrid ``merge``'s kept spans):
+    does a span overlap one of them? Sorted by start, their ends are sorted too, so only the
+    last one that starts before the span ends can reach it: a bisection, not a pass."""
+
+    def __init__(self, spans: Iterable[Span] = ()) -> None:
+        ordered = sorted(spans, key=_FIELDS)
+        self.starts = [s.start for s in ordered]
+        self.ends = [s.end for s in ordered]
+
+    def overlaps(self, span: Span) -> bool:
+        i = bisect.bisect_left(self.starts, span.end)
+        return i > 0 and self.ends[i - 1] > span.start
+
+    def add(self, span: Span) -> None:
+        """Add a span that overlaps none of them."""
+        i = bisect.bisect_left(self.starts, span.start)
+        self.starts.insert(i, span.start)
+        self.ends.insert(i, span.end)
+
+
 Blocks = tuple[list[tuple[int, int]], int]
 #: (blocker, text, its blocks) of the last note asked: the hybrid's filter of CRF numbers
 #: (``taggers.hybrid_tidy.clinical_filter``) and then ``invalidate`` ask about one note
@@ -234,17 +255,10 @@ class Resolve:
         prio = self.priority_of
         ranked = sorted(set(spans), key=lambda s: (-prio(s), s.start - s.end, s.start, s.label))
         kept: list[Span] = []
-        # kept spans (never empty) do not overlap: sorted by start, their ends are sorted too
-        starts: list[int] = []
-        ends: list[int] = []
+        taken = Disjoint()
         for s in ranked:
-            i = bisect.bisect_right(starts, s.start)
-            if i > 0 and ends[i - 1] > s.start:  # the kept span starting at or before s
-                continue
-            if i < len(starts) and starts[i] < s.end:  # the kept span starting after s
-                continue
-            kept.append(s)
-            starts.insert(i, s.start)
-            ends.insert(i, s.end)
+            if not taken.overlaps(s):
+                kept.append(s)
+                taken.add(s)
         kept.sort(key=_FIELDS)  # Span's own order, compared in C
         return kept

@@ -26,11 +26,11 @@ from __future__ import annotations
 
 import functools
 import re
-from bisect import bisect_left
 from collections import Counter
 from collections.abc import Collection, Sequence
 from importlib import resources
 
+from phiscrub.detect.resolve import Disjoint
 from phiscrub.span import Span
 from phiscrub.taggers.hybrid_places import (
     ADDRESS_PARTS,
@@ -76,31 +76,10 @@ def _covered(span: Span, kept: Sequence[Span]) -> bool:
     return any(span.overlaps(k) for k in kept)
 
 
-class _Disjoint:
-    """Spans no two of which overlap, by start: does a span overlap one of them? Their
-    ends are in the order of their starts, so only the last one that starts before the
-    span ends can reach it (a bisection instead of a pass over all: ``merge`` asked this
-    about 1,600 times per note)."""
-
-    def __init__(self, spans: Sequence[Span] = ()) -> None:
-        ordered = sorted(spans)
-        self.starts = [s.start for s in ordered]
-        self.ends = [s.end for s in ordered]
-
-    def overlaps(self, span: Span) -> bool:
-        i = bisect_left(self.starts, span.end)
-        return i > 0 and self.ends[i - 1] > span.start
-
-    def add(self, span: Span) -> None:
-        i = bisect_left(self.starts, span.start)
-        self.starts.insert(i, span.start)
-        self.ends.insert(i, span.end)
-
-
 def _resolve(spans: Sequence[Span]) -> list[Span]:
     """Overlapping spans reduced: higher score first, then the longer, then the earlier."""
     kept: list[Span] = []
-    taken = _Disjoint()
+    taken = Disjoint()
     for s in sorted(spans, key=lambda s: (-s.score, -(s.end - s.start), s.start)):
         if not taken.overlaps(s):
             kept.append(s)
@@ -129,15 +108,15 @@ def merge(
     # a rule span whose growth lost to another rule span keeps its own extent when that
     # is free (``OSHP`` grown over the CRF's ``OSHP Trooper Halvorsen`` loses to the
     # name ``Halvorsen``; ``OSHP`` alone stays)
-    taken = _Disjoint(first)
+    taken = Disjoint(first)
     first = sorted(first + _resolve([s for s in ruled if not taken.overlaps(s)]))
     if text:
         crf = [part for s in crf for part in place_rest(s, first, text)]
-    taken = _Disjoint(first)
+    taken = Disjoint(first)
     second = _resolve([s for s in crf if not taken.overlaps(s)])
     out = first + second
     if fill:
-        taken = _Disjoint(out)
+        taken = Disjoint(out)
         rest = [s for s in rules if s.category not in priority]
         out += _resolve([s for s in rest if not taken.overlaps(s)])
     return sorted(out)
