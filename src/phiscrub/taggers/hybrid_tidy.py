@@ -217,11 +217,12 @@ def _before_field_label(text: str, a: int, b: int) -> int:
     return label.start() if label.group().endswith("#") or word in common_words() else b
 
 
-@functools.cache
 def _blocker() -> Any:
-    from phiscrub.detect.registry import pattern_detector
+    """The clinical patterns of the rules' ``invalidate`` stage (one detector, built once:
+    a second one would redo its analyses)."""
+    from phiscrub.detect.registry import stage
 
-    return pattern_detector("clinical")
+    return stage("invalidate").blocker  # type: ignore[union-attr]
 
 
 def _bad_date(mention: str) -> bool:
