@@ -26,6 +26,17 @@ def test_a_nickname_between_first_and_last_name_joins_the_pieces() -> None:
     ]
 
 
+def test_a_nickname_in_curly_quotes_joins_and_a_note_without_quotes_keeps_its_spans() -> None:
+    # the step skips notes with no opening quote: a curly one must still be looked at
+    text = "Partner: Dorian \u201cDory\u201d Fenwick, 31."
+    spans = [span(text, "Fenwick", "PATIENT"), span(text, "Dorian", "PATIENT")]
+    out = join_nicknames(text, spans)
+    assert [(s.text, s.label) for s in out] == [("Dorian \u201cDory\u201d Fenwick", "PATIENT")]
+    plain = "Partner: Dorian Fenwick, 31."
+    spans = [span(plain, "Fenwick", "PATIENT"), span(plain, "Dorian", "PATIENT")]
+    assert join_nicknames(plain, spans) == sorted(spans)
+
+
 def test_a_nickname_after_the_name_stays_apart() -> None:
     text = 'Re: Lindqvist, Augusta "Gussie", DOB 3/4/1950\nPatient: Ann Marsh ("Nan")   MRN 4471'
     spans = [

@@ -468,6 +468,8 @@ def join_nicknames(text: str, spans: Sequence[Span]) -> list[Span]:
     parts are one space apart. A nickname after the name (``Lee, Ann "Nan"``, ``Ann Lee
     ("Nan")   MRN``) is left apart."""
     out = list(spans)
+    if '"' not in text and "\u201c" not in text:  # no opening quote: no nickname (speed)
+        return sorted(out)
     for m in _NICKNAME.finditer(text):
         names = [s for s in out if s.category == "NAME" and m.start() < s.end and s.start < m.end()]
         left = [s for s in names if s.start <= m.start(1) < s.end]
