@@ -1,4 +1,5 @@
-"""The development corpus: valid, up to date with its sources, split by patient."""
+"""The development corpus: valid, up to date with its sources, split by patient; every
+other annotated corpus up to date with its sources and faithful through BIO."""
 
 from __future__ import annotations
 
@@ -48,7 +49,14 @@ def test_split_is_by_patient_and_complete(xml_docs: dict[str, object]) -> None:
 
 
 @pytest.mark.parametrize(
-    "folder", [CORPORA / "dev" / "xml", CORPORA.parent / "examples" / "gold"], ids=str
+    "folder",
+    [
+        CORPORA / "dev" / "xml",
+        CORPORA.parent / "examples" / "gold",
+        *(CORPORA / name / "xml" for name in ("tune", "holdout")),
+        *(CORPORA / f"train{k}" / "xml" for k in range(2, 8)),
+    ],
+    ids=str,
 )
 def test_every_gold_span_survives_bio(folder: Path) -> None:
     """span -> BIO -> span is the identity on every gold span of the repository's corpora."""
@@ -64,3 +72,21 @@ def test_every_gold_span_survives_bio(folder: Path) -> None:
         ], doc.id
         total += len(doc.gold)
     assert total > 0
+
+
+@pytest.mark.parametrize("name", ["tune", "holdout", *(f"train{k}" for k in range(2, 8))], ids=str)
+def test_other_corpora_match_their_sources(name: str) -> None:
+    """Every annotated corpus's XML is what its ``build.py`` makes of its sources (a source
+    edited without a rebuild would train or score stale notes)."""
+    folder = CORPORA / name
+    corpus = read_corpus(folder / "xml", format="i2b2-2014")
+    assert corpus.skipped == []
+    got = {
+        d.id: (d.text, tuple((s.start, s.end, s.label) for s in d.gold)) for d in corpus.documents
+    }
+    sources = sorted((folder / "src").glob("*.txt"))
+    assert sources and len(sources) == len(got)
+    for path in sources:
+        doc = build_dev.load(path)
+        want = (doc.text, tuple((s.start, s.end, s.label) for s in doc.gold))
+        assert got.get(doc.id) == want, f"{name}/{doc.id}: run python corpora/{name}/build.py"
