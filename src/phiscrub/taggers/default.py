@@ -60,8 +60,8 @@ class Recipe:
     use: tuple[str, ...] = ("train", "dev")
     evaluate_on: tuple[str, ...] = ()
     #: other annotated corpora used whole (none of their patients is in the split):
-    #: corpora/tune and corpora/train2-6, notes written apart from the development corpus
-    #: (train2-4 in other layouts, note kinds and countries; train5-6 in its layouts)
+    #: corpora/tune and corpora/train2-7, notes written apart from the development corpus
+    #: (train2-4 in other layouts, note kinds and countries; train5-7 in its layouts)
     extra: tuple[str, ...] = (
         "corpora/tune/xml",
         "corpora/train2/xml",
@@ -69,6 +69,7 @@ class Recipe:
         "corpora/train4/xml",
         "corpora/train5/xml",
         "corpora/train6/xml",
+        "corpora/train7/xml",
     )
     synthetic: tuple[tuple[int, str, str], ...] = ((400, "random", "crf-r"),)
     features: FeatureConfig = field(default_factory=FeatureConfig.fast)
