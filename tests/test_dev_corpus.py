@@ -10,19 +10,26 @@ from pathlib import Path
 import pytest
 
 from phiscrub.io import read_corpus
+from phiscrub.span import Document
 
 CORPORA = Path(__file__).resolve().parents[1] / "corpora"
 sys.path.insert(0, str(CORPORA))
 import build_dev  # noqa: E402
+
+#: the annotated corpora besides the development corpus (each built by its own build.py)
+OTHER_CORPORA = ("tune", "holdout", *(f"train{k}" for k in range(2, 8)))
+
+
+def _contents(doc: Document) -> tuple[str, tuple[tuple[int, int, str], ...]]:
+    """What a note's XML must hold: its text and its gold spans."""
+    return doc.text, tuple((s.start, s.end, s.label) for s in doc.gold)
 
 
 @pytest.fixture(scope="module")
 def xml_docs() -> dict[str, tuple[str, tuple[tuple[int, int, str], ...]]]:
     corpus = read_corpus(CORPORA / "dev" / "xml", format="i2b2-2014")
     assert corpus.skipped == []
-    return {
-        d.id: (d.text, tuple((s.start, s.end, s.label) for s in d.gold)) for d in corpus.documents
-    }
+    return {d.id: _contents(d) for d in corpus.documents}
 
 
 def test_xml_matches_the_sources(xml_docs: dict[str, object]) -> None:
@@ -30,8 +37,7 @@ def test_xml_matches_the_sources(xml_docs: dict[str, object]) -> None:
     assert len(sources) == len(xml_docs)
     for path in sources:
         doc = build_dev.load(path)
-        want = (doc.text, tuple((s.start, s.end, s.label) for s in doc.gold))
-        assert xml_docs[doc.id] == want, f"{doc.id}: run python corpora/build_dev.py"
+        assert xml_docs[doc.id] == _contents(doc), f"{doc.id}: run python corpora/build_dev.py"
 
 
 def test_corpus_size(xml_docs: dict[str, tuple[str, tuple[tuple[int, int, str], ...]]]) -> None:
@@ -53,8 +59,7 @@ def test_split_is_by_patient_and_complete(xml_docs: dict[str, object]) -> None:
     [
         CORPORA / "dev" / "xml",
         CORPORA.parent / "examples" / "gold",
-        *(CORPORA / name / "xml" for name in ("tune", "holdout")),
-        *(CORPORA / f"train{k}" / "xml" for k in range(2, 8)),
+        *(CORPORA / name / "xml" for name in OTHER_CORPORA),
     ],
     ids=str,
 )
@@ -74,19 +79,18 @@ def test_every_gold_span_survives_bio(folder: Path) -> None:
     assert total > 0
 
 
-@pytest.mark.parametrize("name", ["tune", "holdout", *(f"train{k}" for k in range(2, 8))], ids=str)
+@pytest.mark.parametrize("name", OTHER_CORPORA, ids=str)
 def test_other_corpora_match_their_sources(name: str) -> None:
     """Every annotated corpus's XML is what its ``build.py`` makes of its sources (a source
     edited without a rebuild would train or score stale notes)."""
     folder = CORPORA / name
     corpus = read_corpus(folder / "xml", format="i2b2-2014")
     assert corpus.skipped == []
-    got = {
-        d.id: (d.text, tuple((s.start, s.end, s.label) for s in d.gold)) for d in corpus.documents
-    }
+    got = {d.id: _contents(d) for d in corpus.documents}
     sources = sorted((folder / "src").glob("*.txt"))
     assert sources and len(sources) == len(got)
     for path in sources:
         doc = build_dev.load(path)
-        want = (doc.text, tuple((s.start, s.end, s.label) for s in doc.gold))
-        assert got.get(doc.id) == want, f"{name}/{doc.id}: run python corpora/{name}/build.py"
+        assert got.get(doc.id) == _contents(doc), (
+            f"{name}/{doc.id}: run python corpora/{name}/build.py"
+        )
