@@ -17,7 +17,7 @@ sys.path.insert(0, str(CORPORA))
 import build_dev  # noqa: E402
 
 #: the annotated corpora besides the development corpus (each built by its own build.py)
-OTHER_CORPORA = ("tune", "holdout", *(f"train{k}" for k in range(2, 8)))
+OTHER_CORPORA = ("tune", "holdout", *(f"train{k}" for k in range(2, 9)))
 
 
 def _contents(doc: Document) -> tuple[str, tuple[tuple[int, int, str], ...]]:
