@@ -3,6 +3,7 @@ other annotated corpus up to date with its sources and faithful through BIO."""
 
 from __future__ import annotations
 
+import itertools
 import json
 import sys
 from pathlib import Path
@@ -14,10 +15,11 @@ from phiscrub.span import Document
 
 CORPORA = Path(__file__).resolve().parents[1] / "corpora"
 sys.path.insert(0, str(CORPORA))
+import build_corpus  # noqa: E402
 import build_dev  # noqa: E402
 
-#: the annotated corpora besides the development corpus (each built by its own build.py)
-OTHER_CORPORA = ("tune", "holdout", *(f"train{k}" for k in range(2, 9)))
+#: the annotated corpora besides the development corpus (built by corpora/build_corpus.py)
+OTHER_CORPORA = tuple(build_corpus.PATIENTS)
 
 
 def _contents(doc: Document) -> tuple[str, tuple[tuple[int, int, str], ...]]:
@@ -81,8 +83,8 @@ def test_every_gold_span_survives_bio(folder: Path) -> None:
 
 @pytest.mark.parametrize("name", OTHER_CORPORA, ids=str)
 def test_other_corpora_match_their_sources(name: str) -> None:
-    """Every annotated corpus's XML is what its ``build.py`` makes of its sources (a source
-    edited without a rebuild would train or score stale notes)."""
+    """Every annotated corpus's XML is what ``build_corpus.py`` makes of its sources (a
+    source edited without a rebuild would train or score stale notes)."""
     folder = CORPORA / name
     corpus = read_corpus(folder / "xml", format="i2b2-2014")
     assert corpus.skipped == []
@@ -92,5 +94,15 @@ def test_other_corpora_match_their_sources(name: str) -> None:
     for path in sources:
         doc = build_dev.load(path)
         assert got.get(doc.id) == _contents(doc), (
-            f"{name}/{doc.id}: run python corpora/{name}/build.py"
+            f"{name}/{doc.id}: run python corpora/build_corpus.py {name}"
         )
+
+
+def test_every_annotated_corpus_has_its_own_patients() -> None:
+    """``build_corpus.PATIENTS`` names every corpus folder with sources besides the
+    development corpus (so each is built and checked here), and no two share a patient."""
+    folders = {p.parent.name for p in CORPORA.glob("*/src")} - {"dev"}
+    assert folders == set(OTHER_CORPORA)
+    ranges = sorted(build_corpus.PATIENTS.values(), key=lambda r: r.start)
+    assert ranges[0].start > 175  # after the development corpus's patients 101-175
+    assert all(a.stop <= b.start for a, b in itertools.pairwise(ranges))

@@ -1,11 +1,12 @@
-"""Build the tuning corpus (i2b2 2014 XML) from its annotated sources.
+"""Build an annotated corpus other than the development one (i2b2 2014 XML) from its sources.
 
-The notes live in ``corpora/tune/src/<patient>-<doc>.txt`` with the same inline markup as
-the development corpus (``{{LABEL|surface text}}``); this script reuses the markup parser
-of ``corpora/build_dev.py`` (imported, not copied, so both corpora are read by the same
-code), checks a few things specific to this corpus and writes ``corpora/tune/xml/``.
+Each corpus of ``PATIENTS`` keeps its notes in ``corpora/<name>/src/<patient>-<doc>.txt``
+with the inline markup of the development corpus (``{{LABEL|surface text}}``); this script
+reuses the markup parser of ``corpora/build_dev.py`` (imported, not copied, so every corpus
+is read by the same code), checks file names against the corpus's patient range and
+overlapping spans, and writes ``corpora/<name>/xml/``.
 
-    python corpora/tune/build.py [--check]
+    python corpora/build_corpus.py NAME [--check]
 
 ``--check`` validates the sources only. After writing, the XML is read back and every
 span is compared with the source markup, so a build that would shift an offset fails.
@@ -19,19 +20,32 @@ import sys
 from itertools import pairwise
 from pathlib import Path
 
-HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE.parent))  # corpora/, for build_dev
-sys.dont_write_bytecode = True  # leave no __pycache__ outside corpora/tune/
+HERE = Path(__file__).resolve().parent  # corpora/
+sys.path.insert(0, str(HERE))  # for build_dev
+if __name__ == "__main__":
+    sys.dont_write_bytecode = True  # run as a script: leave no __pycache__ in corpora/
 
 from build_dev import load  # noqa: E402  (parse_markup + span checks of the dev corpus)
 
 from phiscrub.span import Document  # noqa: E402
 
 NAME = re.compile(r"^(\d{3,4})-(\d\d)$")  # the patient range is checked below
-PATIENTS = range(901, 941)  # never collides with the dev patients 101-175
+#: each corpus's patients: the ranges never collide with one another nor with the
+#: development corpus's patients (101-175)
+PATIENTS: dict[str, range] = {
+    "tune": range(901, 941),
+    "holdout": range(951, 981),  # measurement only: never train or tune on it
+    "train2": range(1001, 1100),
+    "train3": range(1101, 1200),
+    "train4": range(1201, 1300),
+    "train5": range(1301, 1400),
+    "train6": range(1401, 1500),
+    "train7": range(1501, 1600),
+    "train8": range(1601, 1700),
+}
 
 
-def check(doc: Document, patients: range = PATIENTS) -> list[str]:
+def check(doc: Document, patients: range) -> list[str]:
     """Problems of one parsed note beyond what build_dev.load already checks."""
     problems = []
     m = NAME.match(doc.id)
@@ -45,11 +59,13 @@ def check(doc: Document, patients: range = PATIENTS) -> list[str]:
     return problems
 
 
-def main(argv: list[str] | None = None, root: Path = HERE, patients: range = PATIENTS) -> int:
-    """Build ``root/xml`` from ``root/src`` (by default this tuning corpus)."""
+def main(argv: list[str] | None = None) -> int:
+    """Build ``corpora/NAME/xml`` from ``corpora/NAME/src``."""
     ap = argparse.ArgumentParser(description=__doc__)
+    ap.add_argument("name", choices=sorted(PATIENTS), help="the corpus (a folder of corpora/)")
     ap.add_argument("--check", action="store_true", help="validate the sources only")
     args = ap.parse_args(argv)
+    root, patients = HERE / args.name, PATIENTS[args.name]
     docs, bad = [], 0
     for path in sorted((root / "src").glob("*.txt")):
         try:
