@@ -10,6 +10,7 @@ from phiscrub.errors import UsageError
 from phiscrub.evaluate import align, build_report
 from phiscrub.span import Document, Span
 from phiscrub.taggers import CRFTagger, PersistentTagger, Tagger, phi_mask
+from phiscrub.taggers.crf import CRFSettings
 from phiscrub.taggers.cv import predict_corpus
 from phiscrub.taggers.decode import decode_threshold
 from phiscrub.text import Token
@@ -91,6 +92,19 @@ def test_untrained_tagger_and_bad_settings_raise() -> None:
         CRFTagger().predict(Document("d", "text"))
     with pytest.raises(UsageError):
         CRFTagger().fit([])
+
+
+def test_io_scheme_trains_one_tag_per_subtype(synth_train: list[Document]) -> None:
+    io = CRFTagger(settings=CRFSettings(max_iter=30, scheme="io"))
+    io.fit(synth_train[:30])
+    assert io.labels and all(t == "O" or t.startswith("I-") for t in io.labels)
+    restored = CRFTagger.restore(io.export())
+    assert restored.settings.scheme == "io"
+    doc = synth_train[30]
+    assert restored.predict(doc) == io.predict(doc)
+    assert any(s.category == "NAME" for s in io.predict(doc))
+    with pytest.raises(UsageError):
+        CRFSettings(scheme="bilou")
 
 
 def test_overlapping_gold_spans_are_reduced_for_training() -> None:

@@ -18,18 +18,20 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Protocol, runtime_checkable
 
-from phiscrub.errors import SpanError
+from phiscrub.errors import SpanError, UsageError
 from phiscrub.features import FeatureConfig
 from phiscrub.span import Document, Span
 from phiscrub.text import Token, spans_to_bio
 
 __all__ = [
+    "SCHEMES",
     "Marginals",
     "PersistentTagger",
     "Tagger",
     "TaggerState",
     "bio_sequences",
     "non_overlapping",
+    "training_tags",
 ]
 
 log = logging.getLogger("phiscrub.taggers")
@@ -113,4 +115,20 @@ def bio_sequences(
         except SpanError as exc:
             log.warning("document %s skipped for training: %s", doc.id, exc.code)
             continue
+        yield doc, tokens, tags
+
+
+#: tag schemes of the token taggers: BIO, or IO (one tag per subtype; ``B-X`` becomes ``I-X``)
+SCHEMES = ("bio", "io")
+
+
+def training_tags(
+    docs: Sequence[Document], layer: str, scheme: str
+) -> Iterator[tuple[Document, list[Token], list[str]]]:
+    """``bio_sequences`` with IO tags when ``scheme == "io"`` (``B-X`` becomes ``I-X``)."""
+    if scheme not in SCHEMES:
+        raise UsageError(f"unknown tag scheme {scheme!r}", hint="use bio or io")
+    for doc, tokens, tags in bio_sequences(docs, layer):
+        if scheme == "io":
+            tags = ["I-" + t[2:] if t.startswith("B-") else t for t in tags]
         yield doc, tokens, tags

@@ -6,9 +6,10 @@ class probabilities over BIO tags).
 Threshold decoding: a token is PHI when ``P(O) < threshold``. Raising the threshold turns
 more tokens into PHI (recall up, precision down); ``threshold = 0`` tags nothing and
 ``threshold > 1`` tags everything. Contiguous PHI tokens form one span, except that a token
-whose most probable PHI tag is a ``B-`` tag starts a new span; a span's label is the
-category with the highest summed ``B-``/``I-`` probability over its tokens. A span's score
-is the mean of ``1 - P(O)`` over its tokens.
+whose most probable PHI tag is a ``B-`` tag starts a new span (with IO tags, which have no
+``B-``, a token whose most probable PHI tag names another subtype than the previous
+token's); a span's label is the category with the highest summed ``B-``/``I-`` probability
+over its tokens. A span's score is the mean of ``1 - P(O)`` over its tokens.
 """
 
 from __future__ import annotations
@@ -41,9 +42,17 @@ def _best_label(probs: Sequence[dict[str, float]]) -> str:
     return max(sorted(totals), key=lambda k: totals[k])
 
 
-def _starts_new(m: dict[str, float]) -> bool:
+def _best_tag(m: dict[str, float]) -> str:
     tags = [t for t in m if t != OUTSIDE]
-    return bool(tags) and max(sorted(tags), key=lambda t: m[t]).startswith("B-")
+    return max(sorted(tags), key=lambda t: m[t]) if tags else ""
+
+
+def _starts_new(m: dict[str, float], previous: dict[str, float]) -> bool:
+    best = _best_tag(m)
+    if best.startswith("B-"):
+        return True
+    io = not any(t.startswith("B-") for t in m)
+    return io and best[2:] != _best_tag(previous)[2:]
 
 
 def _span(
@@ -66,7 +75,7 @@ def decode_threshold(
     spans: list[Span] = []
     run: list[int] = []
     for i, on in enumerate(mask):
-        if run and (not on or _starts_new(marginals[i])):
+        if run and (not on or _starts_new(marginals[i], marginals[i - 1])):
             spans.append(_span(text, [tokens[k] for k in run], [marginals[k] for k in run], source))
             run = []
         if on:
@@ -106,8 +115,10 @@ class ArrayDecoder:
         self.outside = list(labels).index(OUTSIDE) if OUTSIDE in labels else -1
         self.columns = numpy.array([list(labels).index(t) for t in tags], dtype=numpy.intp)
         self.begins = numpy.array([t.startswith("B-") for t in tags])
+        self.io = not self.begins.any()  # IO tags: a run is cut where the subtype changes
         names = sorted({t[2:] for t in tags})
         self.names = names
+        self.kind = numpy.array([names.index(t[2:]) for t in tags], dtype=numpy.intp)
         member = numpy.zeros((len(tags), len(names)))
         for i, t in enumerate(tags):
             member[i, names.index(t[2:])] = 1.0
@@ -128,10 +139,15 @@ class ArrayDecoder:
         if not len(on):
             return []
         tag_probs = probs[:, self.columns]
-        begins = self.begins[tag_probs.argmax(axis=1)]
+        best = tag_probs.argmax(axis=1)
         # a run of PHI tokens ends before a gap or before a token whose best tag is a B- tag
+        # (IO: whose best tag names another subtype than the previous token's)
         cut = numpy.ones(len(on), dtype=bool)
-        cut[1:] = (on[1:] != on[:-1] + 1) | begins[on[1:]]
+        if self.io:
+            kinds = self.kind[best]
+            cut[1:] = (on[1:] != on[:-1] + 1) | (kinds[on[1:]] != kinds[on[1:] - 1])
+        else:
+            cut[1:] = (on[1:] != on[:-1] + 1) | self.begins[best[on[1:]]]
         firsts = on[cut]
         lasts = numpy.append(on[numpy.flatnonzero(cut)[1:] - 1], on[-1]) + 1
         # each run summed by its own numpy reduction (a cumulative sum or ``reduceat``

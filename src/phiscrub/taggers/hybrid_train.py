@@ -20,7 +20,7 @@ import pycrfsuite  # type: ignore[import-untyped]
 from phiscrub.errors import UsageError
 from phiscrub.features import CorpusStats, FeatureConfig, FeatureExtractor, domain_of
 from phiscrub.span import Document
-from phiscrub.taggers.base import bio_sequences, log
+from phiscrub.taggers.base import log, training_tags
 from phiscrub.taggers.crf import CRFSettings
 
 __all__ = ["CRF_GROUPS", "only_categories", "train_group", "train_groups"]
@@ -58,7 +58,8 @@ def train_group(
     extractor = FeatureExtractor(config, stats)
     trainer = pycrfsuite.Trainer(verbose=False)
     count = 0
-    for doc, tokens, tags in bio_sequences(only_categories(docs, categories, layer), layer):
+    docs = only_categories(docs, categories, layer)
+    for doc, tokens, tags in training_tags(docs, layer, settings.scheme):
         trainer.append(extractor.sequence(doc.text, tokens, domain_of(doc)), tags)
         count += 1
     if not count:

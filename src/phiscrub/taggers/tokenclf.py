@@ -15,14 +15,14 @@ class per subtype, half as many classes; adjacent mentions of the same subtype m
 from __future__ import annotations
 
 import io
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 
 import numpy as np
 import numpy.typing as npt
 
 from phiscrub.errors import UsageError
-from phiscrub.span import Document, Span
-from phiscrub.taggers.base import bio_sequences
+from phiscrub.span import Span
+from phiscrub.taggers.base import SCHEMES, training_tags
 from phiscrub.taggers.decode import OUTSIDE, decode_threshold, score_spans
 from phiscrub.text import Token, bio_to_spans
 
@@ -37,20 +37,7 @@ __all__ = [
     "training_tags",
 ]
 
-SCHEMES = ("bio", "io")
 FloatArray = npt.NDArray[np.float64]
-
-
-def training_tags(
-    docs: Sequence[Document], layer: str, scheme: str
-) -> Iterator[tuple[Document, list[Token], list[str]]]:
-    """``bio_sequences`` with IO tags when ``scheme == "io"`` (``B-X`` becomes ``I-X``)."""
-    if scheme not in SCHEMES:
-        raise UsageError(f"unknown tag scheme {scheme!r}", hint="use bio or io")
-    for doc, tokens, tags in bio_sequences(docs, layer):
-        if scheme == "io":
-            tags = ["I-" + t[2:] if t.startswith("B-") else t for t in tags]
-        yield doc, tokens, tags
 
 
 def softmax(scores: FloatArray, scale: float = 1.0) -> FloatArray:
