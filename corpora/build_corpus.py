@@ -42,6 +42,7 @@ PATIENTS: dict[str, range] = {
     "train6": range(1401, 1500),
     "train7": range(1501, 1600),
     "train8": range(1601, 1700),
+    "train9": range(1701, 1800),
 }
 
 
