@@ -9,7 +9,7 @@ import pytest
 
 from phiscrub.cli import main
 from phiscrub.io import read_corpus, write_corpus
-from phiscrub.model import read_info
+from phiscrub.model import load_model, read_info
 from phiscrub.synth import SynthOptions, documents
 
 
@@ -86,6 +86,17 @@ def test_train_builds_the_tagger_kind_asked_for(corpora: tuple[Path, Path], tmp_
     model = tmp_path / "svm.phiscrub"
     assert main(["train", str(a), "--tagger", "svm", "-o", str(model)]) == 0
     assert read_info(model)["tagger"] == "svm"
+    out = tmp_path / "pred"
+    assert main(["tag", str(model), str(b), "-o", str(out), "--threshold", "0.8"]) == 0
+    assert len(read_corpus(out).documents) == 8
+
+
+def test_train_with_io_tags(corpora: tuple[Path, Path], tmp_path: Path) -> None:
+    a, b = corpora
+    model = tmp_path / "io.phiscrub"
+    assert main(["train", str(a), "-o", str(model), "--max-iter", "10", "--scheme", "io"]) == 0
+    tagger = load_model(model)
+    assert all(t == "O" or t.startswith("I-") for t in tagger.labels)
     out = tmp_path / "pred"
     assert main(["tag", str(model), str(b), "-o", str(out), "--threshold", "0.8"]) == 0
     assert len(read_corpus(out).documents) == 8

@@ -39,6 +39,12 @@ def _common(p: argparse.ArgumentParser) -> None:
     p.add_argument("--c2", type=float, default=_DEFAULTS.c2, help="L2 penalty")
     p.add_argument("--max-iter", type=int, default=_DEFAULTS.max_iter)
     p.add_argument(
+        "--scheme",
+        choices=("bio", "io"),
+        default=_DEFAULTS.scheme,
+        help="CRF tags: BIO, or IO (one tag per subtype: faster, a little less accurate)",
+    )
+    p.add_argument(
         "--threshold",
         type=float,
         default=None,
@@ -154,7 +160,9 @@ def _make_tagger(args: argparse.Namespace, easyadapt: bool = False) -> Persisten
     if args.tagger != "crf":
         # SVM and boosted trees take the shared feature configuration and their defaults
         return tagger_class(args.tagger)(config)  # type: ignore[call-arg]
-    settings = CRFSettings(args.c1, args.c2, args.max_iter, threshold=args.threshold)
+    settings = CRFSettings(
+        args.c1, args.c2, args.max_iter, threshold=args.threshold, scheme=args.scheme
+    )
     return CRFTagger(config, settings, clusters)
 
 
