@@ -15,7 +15,7 @@ from phiscrub.features import FeatureConfig, WordClusters, with_domain
 from phiscrub.io import FORMATS, write_corpus
 from phiscrub.model import ModelInfo, load_model, save_model
 from phiscrub.span import Document
-from phiscrub.taggers.base import PersistentTagger, Tagger
+from phiscrub.taggers.base import SCHEMES, PersistentTagger, Tagger
 from phiscrub.taggers.corpora import LoadedCorpus, load_corpus, load_split
 from phiscrub.taggers.crf import CRFSettings, CRFTagger
 from phiscrub.taggers.cv import CV_MEASURES, cross_validate, predict_corpus, summarize
@@ -40,7 +40,7 @@ def _common(p: argparse.ArgumentParser) -> None:
     p.add_argument("--max-iter", type=int, default=_DEFAULTS.max_iter)
     p.add_argument(
         "--scheme",
-        choices=("bio", "io"),
+        choices=SCHEMES,
         default=_DEFAULTS.scheme,
         help="CRF tags: BIO, or IO (one tag per subtype: faster, a little less accurate)",
     )
