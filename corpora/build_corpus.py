@@ -43,6 +43,7 @@ PATIENTS: dict[str, range] = {
     "train7": range(1501, 1600),
     "train8": range(1601, 1700),
     "train9": range(1701, 1800),
+    "train10": range(1801, 1900),
 }
 
 
