@@ -122,3 +122,34 @@ def test_clinical_filter_drops_a_crf_name_before_an_eponym_head_unless_titled() 
         ("Ann", "crf.all"),
         ("Allen", "rules.name:x"),
     ]
+
+
+def test_clinical_filter_drops_crf_names_that_are_no_person() -> None:
+    text = (
+        "Re: Mr Tane Walker. Seen with Mdm Tan. Cx: E. coli and H. influenzae. "
+        "Signed ERIK LUND, M.D. and M.D reviewed. Nurse Ann Ruiz, D. Reyes."
+    )
+    found = [
+        crf(text, "Mr", "PATIENT"),  # a title alone
+        crf(text, "Tane Walker", "PATIENT"),
+        crf(text, "Mdm", "PATIENT"),
+        crf(text, "Tan", "PATIENT"),
+        crf(text, "E. coli", "DOCTOR"),  # a genus and its species
+        crf(text, "H. influenzae", "PATIENT"),
+        crf(text, "ERIK LUND", "DOCTOR"),
+        crf(text, "D.", "DOCTOR", text.index("M.D.") + 2),  # the tail of a degree
+        crf(text, "M.D", "PATIENT", text.index("M.D reviewed")),
+        crf(text, "Nurse", "DOCTOR"),  # a role alone
+        crf(text, "Ann Ruiz", "DOCTOR"),
+        crf(text, "D. Reyes", "DOCTOR"),  # an initial and a surname stay
+        crf(text, "D.", "PATIENT", text.index("D. Reyes")),  # an initial alone stays
+    ]
+    out = clinical_filter(text, found)
+    assert texts(out) == [
+        ("PATIENT", "Tane Walker"),
+        ("PATIENT", "Tan"),
+        ("DOCTOR", "ERIK LUND"),
+        ("DOCTOR", "Ann Ruiz"),
+        ("DOCTOR", "D. Reyes"),
+        ("PATIENT", "D."),
+    ]

@@ -16,7 +16,9 @@ not from any note's strings):
   name or place right before an eponym's head word (``Allen test``, ``McBurney's point``,
   ``Clark level``; ``data/allowlist/eponym_heads.txt``) is dropped unless a title comes
   before it, and so is one that is a language, a faith or a people (``Speaks Russian``,
-  ``Religion: Roman Catholic``; ``hybrid_words.speech_or_faith``).
+  ``Religion: Roman Catholic``; ``hybrid_words.speech_or_faith``), or no person at all: a
+  title, role or closed-class word alone (``Mr``, ``Mdm``, ``Nurse``), a genus abbreviated
+  before its species (``E. coli``) or the letters of a degree (``M.D``).
 - ``trim_names`` (after the merge, on rule and CRF names alike): a name span loses a first
   word that is a role or an English word no one is named (``WITNESS CARMEN ESTRADA``).
 """
@@ -33,7 +35,9 @@ from phiscrub.detect.resolve import clinical_blocks, inside
 from phiscrub.span import Span
 from phiscrub.taggers.hybrid_words import (
     first_names,
+    no_person,
     not_a_crf_name,
+    not_a_name_word,
     person_words,
     speech_or_faith,
     trim_name_tail,
@@ -370,7 +374,7 @@ def clinical_filter(text: str, spans: Sequence[Span]) -> list[Span]:
                     continue
         elif _is_crf(s) and (
             (s.category in ("NAME", "LOCATION") and (_eponym(text, s) or _acronym(s)))
-            or (s.category == "NAME" and _allowed(text, s))
+            or (s.category == "NAME" and (_allowed(text, s) or no_person(text, s)))
             or speech_or_faith(s)
         ):
             continue
@@ -380,27 +384,6 @@ def clinical_filter(text: str, spans: Sequence[Span]) -> list[Span]:
 
 #: the first word of a name span and the white space after it
 _LEAD = re.compile(r"([^\W\d_][\w'.-]*)[ \t]+(?=[^\W\d_])")
-
-
-#: closed-class words that never start a name (``BY JUNE PAKKALA``, ``WITNESS ANN LEE``)
-_NOT_NAME_LEADS = frozenset(
-    ["by", "per", "from", "with", "via", "and", "for", "at", "to", "witness", "witnessed",
-     "signed", "reviewed", "called", "paged", "seen", "bypassed", "rooming"]
-)  # fmt: skip
-
-
-def _not_a_name_word(word: str) -> bool:
-    """A role (``Doula``, ``OT``), a title (``Prof``, ``Rev``) or a closed-class word
-    (``BY``, ``WITNESS``) that is nobody's first or last name; ``Grace`` and ``Young`` are
-    names, ``A.`` an initial."""
-    from phiscrub.taggers.hybrid_steps import _HONORIFICS, _role_words
-
-    low = word.lower().rstrip(".:")
-    if len(low) < 2 or low in first_names():
-        return False
-    if low in _role_words():
-        return True  # a role that is a surname too leads no name (``Coach``, ``Deacon``)
-    return low not in person_words() and (low in _NOT_NAME_LEADS or low in _HONORIFICS)
 
 
 #: the CRF labels a titled name it does not know as a place (``Prof Ng Siew Ling``)
@@ -444,7 +427,7 @@ def trim_names(text: str, spans: Sequence[Span]) -> list[Span]:
         s = _titled_person(text, s)
         if s.category == "NAME":
             m = _LEAD.match(s.text)
-            if m and _not_a_name_word(m.group(1)):
+            if m and not_a_name_word(m.group(1)):
                 s = Span.of(text, s.start + m.end(), s.end, s.label, s.source + "+trim", s.score)
             s = trim_name_tail(text, s)
         out.append(s)

@@ -2,6 +2,8 @@
 languages, faiths and peoples (used by ``hybrid_tidy``; ``person_words`` by the role
 steps too).
 
+- ``not_a_name_word`` and ``no_person``: a role, title or closed-class word that is
+  nobody's name; a CRF name that is no person at all (``Mr`` alone, ``E. coli``, ``M.D``).
 - ``not_a_crf_name``: a CRF name that is one acronym in running text, one English word or
   role nobody is named (``Reply``, ``Niece``, ``COMMENTS``), or several words that are all
   common English and nobody's name (``Dog owner``, ``Immunization Reactions``).
@@ -22,7 +24,9 @@ from phiscrub.span import Span
 
 __all__ = [
     "first_names",
+    "no_person",
     "not_a_crf_name",
+    "not_a_name_word",
     "not_a_title_or_role",
     "person_words",
     "speech_or_faith",
@@ -160,3 +164,47 @@ def not_a_title_or_role(phrase: str) -> bool:
         if not (low in roles or (low in common and low not in people)):
             named = True
     return named
+
+
+#: closed-class words that never start a name (``BY JUNE PAKKALA``, ``WITNESS ANN LEE``)
+_NOT_NAME_LEADS = frozenset(
+    ["by", "per", "from", "with", "via", "and", "for", "at", "to", "witness", "witnessed",
+     "signed", "reviewed", "called", "paged", "seen", "bypassed", "rooming"]
+)  # fmt: skip
+
+
+def not_a_name_word(word: str) -> bool:
+    """A role (``Doula``, ``OT``), a title (``Prof``, ``Rev``) or a closed-class word
+    (``BY``, ``WITNESS``) that is nobody's first or last name; ``Grace`` and ``Young`` are
+    names, ``A.`` an initial."""
+    from phiscrub.taggers.hybrid_steps import _HONORIFICS, _role_words
+
+    low = word.lower().rstrip(".:")
+    if len(low) < 2 or low in first_names():
+        return False
+    if low in _role_words():
+        return True  # a role that is a surname too leads no name (``Coach``, ``Deacon``)
+    return low not in person_words() and (low in _NOT_NAME_LEADS or low in _HONORIFICS)
+
+
+#: a genus abbreviated before its species (``E. coli``, ``H. influenzae``): no person's
+#: name has a lower-case word after an initial in a note written in mixed case
+_ORGANISM = re.compile(r"[A-Z]\. ?[a-z]{3,}")
+#: the letters of a degree after a name (``M.D.``, ``D.O.``) that the CRF split off
+_DEGREE = re.compile(r"(?:M\.D|D\.O)\.?")
+_DEGREE_TAIL = re.compile(r"[DO]\.?")
+
+
+def no_person(text: str, span: Span) -> bool:
+    """Is a CRF name no person at all: one title, role or closed-class word alone
+    (``Mr``, ``Mdm``, ``Nurse``), a genus abbreviation with its species, or the letters of a
+    degree (``M.D``, or ``D.`` right after ``M.``)?"""
+    mention = span.text
+    if " " not in mention and not_a_name_word(mention):
+        return True
+    if _ORGANISM.fullmatch(mention) or _DEGREE.fullmatch(mention):
+        return True
+    return bool(_DEGREE_TAIL.fullmatch(mention)) and text[max(0, span.start - 2) : span.start] in (
+        "M.",
+        "D.",
+    )
