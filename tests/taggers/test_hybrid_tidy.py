@@ -153,3 +153,25 @@ def test_clinical_filter_drops_crf_names_that_are_no_person() -> None:
         ("DOCTOR", "D. Reyes"),
         ("PATIENT", "D."),
     ]
+
+
+def test_clinical_filter_drops_a_crf_name_that_is_a_medication_unless_titled() -> None:
+    text = "Started Trimbow 2 puffs; stop Aimovig. Seen by Dr. Spiriva today."
+    found = [
+        crf(text, "Trimbow", "PATIENT"),
+        crf(text, "Aimovig", "DOCTOR"),
+        crf(text, "Spiriva", "DOCTOR"),  # after a title it is a name
+    ]
+    assert texts(clinical_filter(text, found)) == [("DOCTOR", "Spiriva")]
+
+
+def test_medication_names_are_clinical_terms_but_not_crf_allow_list_features() -> None:
+    from phiscrub.detect.lexicon import lexicons
+
+    lex = lexicons()
+    assert lex.is_allowed("Fostair") and lex.is_allowed("basaglar")
+    assert "fostair" not in lex.allow  # the feature the shipped CRF was trained with
+    assert not lex.is_allowed("Okafor")
+    drugs = lex.allowed - lex.allow
+    assert len(drugs) > 500
+    assert not drugs & lex.first_names and not drugs & lex.last_names

@@ -2,7 +2,8 @@
 
 The files are plain text, one entry a line, ``#`` comments: ``data/lexicons/*.txt`` are
 built by ``scripts/build_lexicons.py`` from PyPI packages and SCOWL;
-``data/allowlist/*.txt`` are the curated clinical terms plus the ICD-10-CM eponyms.
+``data/allowlist/*.txt`` are the curated clinical terms, the ICD-10-CM eponyms and the
+curated medication names (``drug_names.txt``).
 Loading reads them into frozensets (about 1 MB, tens of milliseconds; ``load_seconds``
 records the time). Nothing is loaded at import time.
 """
@@ -36,6 +37,11 @@ class Lexicons:
     common_words: tuple[str, ...]  # SCOWL 10, 20, 35 first; then office_words.txt
     common_top: frozenset[str]  # the common words of level <= COMMON_NAME_LEVEL
     allow: frozenset[str]
+    #: ``allow`` and the medication names of ``drug_names.txt``: what the detectors and the
+    #: hybrid's filters treat as clinical terms. The CRF's allow-list feature reads
+    #: ``allow`` alone, the list its models were trained with (a model trained before the
+    #: medication list keeps its features)
+    allowed: frozenset[str]
     load_seconds: float
 
     def is_allowed(self, word: str) -> bool:
@@ -43,7 +49,7 @@ class Lexicons:
         w = word.lower()
         if w.endswith("'s") or w.endswith("\u2019s"):
             w = w[:-2]
-        return w in self.allow
+        return w in self.allowed
 
     def is_common(self, word: str) -> bool:
         return word.lower() in self.common_top
@@ -70,6 +76,7 @@ def lexicons() -> Lexicons:
         common_words=common,
         common_top=top,
         allow=allow,
+        allowed=allow | frozenset(_lines("allowlist", "drug_names.txt")),
         load_seconds=0.0,
     )
     object.__setattr__(lex, "load_seconds", time.perf_counter() - t0)

@@ -331,7 +331,7 @@ def _allowed(text: str, span: Span) -> bool:
     from phiscrub.detect.lexicon import lexicons
     from phiscrub.taggers.hybrid_steps import common_words
 
-    allow, common, people = lexicons().allow, common_words(35), person_words()
+    allow, common, people = lexicons().allowed, common_words(35), person_words()
     words = [w.lower() for w in _TERM_WORDS.findall(span.text.replace("'s", ""))]
     if not any(w in allow for w in words) or any(w in first_names() for w in words):
         return False
