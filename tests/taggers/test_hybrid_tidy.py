@@ -175,3 +175,12 @@ def test_medication_names_are_clinical_terms_but_not_crf_allow_list_features() -
     drugs = lex.allowed - lex.allow
     assert len(drugs) > 500
     assert not drugs & lex.first_names and not drugs & lex.last_names
+
+
+def test_only_the_tail_of_a_degree_is_dropped_not_any_initial_after_one() -> None:
+    text = "ANA REY, D.O. and M.O. Diaz"
+    found = [
+        crf(text, "O.", "DOCTOR", text.index("D.O.") + 2),  # the O. of D.O.
+        crf(text, "O.", "DOCTOR", text.index("M.O.") + 2),  # no degree: an initial
+    ]
+    assert [s.start for s in clinical_filter(text, found)] == [text.index("M.O.") + 2]

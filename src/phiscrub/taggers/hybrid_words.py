@@ -191,20 +191,18 @@ def not_a_name_word(word: str) -> bool:
 #: name has a lower-case word after an initial in a note written in mixed case
 _ORGANISM = re.compile(r"[A-Z]\. ?[a-z]{3,}")
 #: the letters of a degree after a name (``M.D.``, ``D.O.``) that the CRF split off
+_DEGREES = ("M.D", "D.O")
 _DEGREE = re.compile(r"(?:M\.D|D\.O)\.?")
-_DEGREE_TAIL = re.compile(r"[DO]\.?")
 
 
 def no_person(text: str, span: Span) -> bool:
     """Is a CRF name no person at all: one title, role or closed-class word alone
     (``Mr``, ``Mdm``, ``Nurse``), a genus abbreviation with its species, or the letters of a
-    degree (``M.D``, or ``D.`` right after ``M.``)?"""
+    degree (``M.D``, or the ``D.`` of ``M.D.`` tagged alone)?"""
     mention = span.text
     if " " not in mention and not_a_name_word(mention):
         return True
     if _ORGANISM.fullmatch(mention) or _DEGREE.fullmatch(mention):
         return True
-    return bool(_DEGREE_TAIL.fullmatch(mention)) and text[max(0, span.start - 2) : span.start] in (
-        "M.",
-        "D.",
-    )
+    before = text[max(0, span.start - 2) : span.start]
+    return mention.rstrip(".") in ("D", "O") and before + mention[0] in _DEGREES
