@@ -4,7 +4,7 @@ against python-crfsuite, and the tagger end to end (fit, predict, patient, archi
 from __future__ import annotations
 
 import random
-from itertools import pairwise
+from itertools import pairwise, product
 from pathlib import Path
 
 import pytest
@@ -441,6 +441,45 @@ def test_batched_viterbi_is_exact_for_notes_of_any_length() -> None:
         assert numpy.allclose(probs.sum(axis=1), 1.0)
     alone = forward_backward([emits[0]], trans)[0]
     assert numpy.allclose(alone, forward_backward(emits, trans)[0])
+
+
+def test_forward_backward_gives_the_exact_marginals_and_keeps_earlier_results() -> None:
+    import math
+
+    import numpy
+
+    rng = numpy.random.default_rng(1)
+    trans = rng.normal(0, 2, (3, 3))
+    emits = [rng.normal(0, 2, (n, 3)) for n in (4, 1, 5, 2)]
+    first = forward_backward(emits[:2], trans)
+    kept = [p.copy() for p in first]
+    probs = forward_backward(emits, trans)  # a longer batch: the workspace is reused
+    for p, q in zip(first, kept, strict=True):
+        assert numpy.array_equal(p, q)
+    for emit, prob in zip(emits, probs, strict=True):
+        n = len(emit)
+        want = numpy.zeros((n, 3))
+        for path in product(range(3), repeat=n):
+            s = sum(emit[t, path[t]] for t in range(n))
+            s += sum(trans[path[t - 1], path[t]] for t in range(1, n))
+            for t in range(n):
+                want[t, path[t]] += math.exp(s)
+        want /= want.sum(axis=1, keepdims=True)
+        assert numpy.allclose(prob, want)
+
+
+def test_batches_group_notes_of_similar_length_within_both_bounds() -> None:
+    from phiscrub.taggers.hybrid import BATCH, BATCH_CHARS, batches
+
+    lengths = [5, BATCH_CHARS // 2, 7, 3] + [100] * (BATCH + 10) + [BATCH_CHARS // 3]
+    groups = batches(lengths)
+    assert sorted(i for g in groups for i in g) == list(range(len(lengths)))
+    flat = [lengths[i] for g in groups for i in g]
+    assert flat == sorted(lengths)  # shortest first, in order
+    for g in groups:
+        assert len(g) <= BATCH
+        assert len(g) == 1 or len(g) * max(lengths[i] for i in g) <= BATCH_CHARS
+    assert batches([]) == []
 
 
 def test_compiled_crf_matches_python_crfsuite(crf: CRFTagger, synth_test: list[Document]) -> None:

@@ -14,6 +14,7 @@ start or end weights.
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Sequence
 
 import numpy
@@ -71,12 +72,36 @@ def viterbi(emits: Sequence[Array], trans: Array) -> list[list[int]]:
     return paths
 
 
+class _Workspace(threading.local):
+    """The forward-backward pass's step-major arrays, kept from batch to batch (one set per
+    thread). Fresh arrays of this size (tens of MB) are new pages from the kernel, and
+    faulting them in cost more than the recursion itself on this machine (a quarter of a
+    second per pass over the development corpus); reused, they cost nothing after the
+    first batch. They hold as much as the largest batch needs (``hybrid.BATCH_CHARS``
+    bounds it)."""
+
+    def __init__(self) -> None:
+        self.flat: dict[str, Array] = {}
+
+    def array(self, name: str, shape: tuple[int, ...]) -> Array:
+        size = int(numpy.prod(shape))
+        flat = self.flat.get(name)
+        if flat is None or len(flat) < size:
+            flat = self.flat[name] = numpy.empty(size)
+        return flat[:size].reshape(shape)
+
+
+_WORKSPACE = _Workspace()
+
+
 def forward_backward(emits: Sequence[Array], trans: Array) -> list[Array]:
     """P(label) at each token of each note (scaled forward-backward).
 
     The notes are taken longest first, so that the notes holding token ``t`` are the first
     ``active[t]`` of the batch: each step computes those rows only (padding is never
-    touched), on arrays laid out step-major so that a step's rows are contiguous."""
+    touched, nor read, so the arrays are not zeroed), on arrays laid out step-major so that
+    a step's rows are contiguous. The backward pass multiplies its scaled beta into alpha as
+    it goes (one step of beta is kept, not all of them)."""
     keep = [b for b, e in enumerate(emits) if len(e)]
     labels = trans.shape[0]
     out: list[Array] = [numpy.zeros((0, labels)) for _ in emits]
@@ -85,16 +110,15 @@ def forward_backward(emits: Sequence[Array], trans: Array) -> list[Array]:
     keep.sort(key=lambda b: -len(emits[b]))
     lengths = [len(emits[b]) for b in keep]
     steps, batch = lengths[0], len(keep)
-    expe = numpy.zeros((steps, batch, labels))
+    expe = _WORKSPACE.array("expe", (steps, batch, labels))
+    alpha = _WORKSPACE.array("alpha", (steps, batch, labels))
     for k, b in enumerate(keep):
         e = emits[b]
-        expe[: len(e), k] = numpy.exp(e - e.max(axis=1, keepdims=True))
+        numpy.exp(e - e.max(axis=1, keepdims=True), out=expe[: len(e), k])
     counts = numpy.searchsorted(-numpy.asarray(lengths), -numpy.arange(steps + 1), side="left")
     active: list[int] = counts.tolist()
     expt = numpy.exp(trans)
     expt_t = numpy.ascontiguousarray(expt.T)
-    alpha = numpy.zeros_like(expe)
-    beta = numpy.zeros_like(expe)
     total = numpy.empty((batch, 1))
     alpha[0] = expe[0] / expe[0].sum(axis=1, keepdims=True)
     # numpy.add.reduce, not numpy.sum: the same sums to the bit, without numpy.sum's Python
@@ -107,20 +131,20 @@ def forward_backward(emits: Sequence[Array], trans: Array) -> list[Array]:
         numpy.add.reduce(cur, axis=1, keepdims=True, out=total[:k])
         cur /= total[:k]
     step = numpy.empty((batch, labels))
-    beta[steps - 1] = 1.0
+    beta = numpy.ones((batch, labels))  # beta at step t + 1 (1 at each note's last token)
     for t in range(steps - 2, -1, -1):
-        k, j = active[t + 1], active[t]  # the notes with a token t + 1; those ending at t
+        k = active[t + 1]  # the notes with a token t + 1 (those ending at t: beta 1)
         if k:
-            numpy.multiply(expe[t + 1, :k], beta[t + 1, :k], out=step[:k])
-            cur = beta[t, :k]
+            numpy.multiply(expe[t + 1, :k], beta[:k], out=step[:k])
+            cur = beta[:k]
             numpy.matmul(step[:k], expt_t, out=cur)
             numpy.add.reduce(cur, axis=1, keepdims=True, out=total[:k])
             cur /= total[:k]
-        if j > k:
-            beta[t, k:j] = 1.0
+            alpha[t, :k] *= cur
+        # rows k.. of beta were never updated: 1, as the notes ending at t need
     for k, b in enumerate(keep):
         n = lengths[k]
-        prob = alpha[:n, k] * beta[:n, k]
+        prob = alpha[:n, k].copy()  # the workspace is the next batch's
         prob /= prob.sum(axis=1, keepdims=True)
         out[b] = prob
     return out

@@ -80,8 +80,23 @@ STEPS = (
     "name_joins",
 )
 STATS_FILE = "stats.json"
-#: notes decoded together (see chain.py)
+#: notes decoded together (see chain.py), at most, and their characters, at most, counting
+#: each note as long as the longest (the batch is padded to it): bounds the decoder's
+#: arrays (about 30 MB each at the limit), which it keeps for the next batch
 BATCH = 64
+BATCH_CHARS = 64 * 4096
+
+
+def batches(lengths: Sequence[int]) -> list[list[int]]:
+    """Indices of notes of these lengths in decoding batches of similar length."""
+    out: list[list[int]] = []
+    for i in sorted(range(len(lengths)), key=lengths.__getitem__):
+        last = out[-1] if out else None
+        if last is None or len(last) >= BATCH or (len(last) + 1) * lengths[i] > BATCH_CHARS:
+            out.append([i])
+        else:
+            last.append(i)
+    return out
 
 
 @dataclass(frozen=True, slots=True)
@@ -187,9 +202,7 @@ class HybridTagger:
         CRFs). Notes are decoded in batches of similar length (``chain.py``)."""
         compiled = self._require()
         out: list[list[Span]] = [[] for _ in docs]
-        order = sorted(range(len(docs)), key=lambda i: len(docs[i].text))
-        for first in range(0, len(order), BATCH):
-            batch = order[first : first + BATCH]
+        for batch in batches([len(d.text) for d in docs]):
             tokens = [tokenize(docs[i].text) for i in batch]
             emits = [
                 compiled.emissions(docs[i].text, t) for i, t in zip(batch, tokens, strict=True)
