@@ -59,6 +59,7 @@ class _GcClock:
 
 def run(args: argparse.Namespace) -> dict[str, Any]:
     t0 = time.perf_counter()
+    import phiscrub
     from phiscrub.api import settle_heap
     from phiscrub.io import read_corpus
     from phiscrub.model import load_model
@@ -100,6 +101,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         "per_note_notes_per_s_per_core": round(len(docs) / single, 1),
         "peak_rss_mb": round(peak_kb / 1024, 1),
         "load_average_1min": round(os.getloadavg()[0], 2),
+        "compiled": phiscrub.compiled(),
         "python": platform.python_version(),
         "machine": platform.machine(),
     }

@@ -91,9 +91,18 @@ def measure(corpus: str, repeat: int) -> dict[str, Any]:
         "gate_build_seconds": round(prefilter.build_seconds, 4) if prefilter is not None else 0,
         "first_pass_cpu_seconds": round(first, 4),
         "stage_cpu_seconds": {k: round(v, 4) for k, v in stages.items()},
+        "compiled": _compiled(),
         "python": platform.python_version(),
         "machine": platform.machine(),
     }
+
+
+def _compiled() -> bool:
+    """Are the hot modules mypyc-compiled in the tree measured (``setup.py``)? Trees from
+    before the compiled build have no ``phiscrub.compiled``: they are pure Python."""
+    import phiscrub
+
+    return bool(getattr(phiscrub, "compiled", lambda: False)())
 
 
 def _child(src: str, corpus: str, repeat: int) -> dict[str, Any]:
