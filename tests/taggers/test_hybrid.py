@@ -466,6 +466,13 @@ def test_forward_backward_gives_the_exact_marginals_and_keeps_earlier_results() 
                 want[t, path[t]] += math.exp(s)
         want /= want.sum(axis=1, keepdims=True)
         assert numpy.allclose(prob, want)
+    # a thread that finds the workspace in use computes the same on fresh arrays
+    from phiscrub.taggers import chain
+
+    with chain._WORKSPACE.lock:
+        busy = forward_backward(emits, trans)
+    for p, q in zip(busy, probs, strict=True):
+        assert numpy.array_equal(p, q)
 
 
 def test_batches_group_notes_of_similar_length_within_both_bounds() -> None:

@@ -15,7 +15,7 @@ start or end weights.
 from __future__ import annotations
 
 import threading
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 import numpy
 import numpy.typing as npt
@@ -72,15 +72,17 @@ def viterbi(emits: Sequence[Array], trans: Array) -> list[list[int]]:
     return paths
 
 
-class _Workspace(threading.local):
-    """The forward-backward pass's step-major arrays, kept from batch to batch (one set per
-    thread). Fresh arrays of this size (tens of MB) are new pages from the kernel, and
-    faulting them in cost more than the recursion itself on this machine (a quarter of a
-    second per pass over the development corpus); reused, they cost nothing after the
-    first batch. They hold as much as the largest batch needs (``hybrid.BATCH_CHARS``
-    bounds it)."""
+class _Workspace:
+    """The forward-backward pass's step-major arrays, kept from batch to batch. Fresh
+    arrays of this size (tens of MB) are new pages that the kernel faults in, each time
+    (about 11,000 page faults per pass over the development corpus); reused, they are
+    faulted in once. One set for the process, as large as the largest batch needs
+    (``hybrid.BATCH_CHARS`` bounds it): a thread that finds it in use by another takes
+    fresh arrays rather than waiting, so that threads never wait and never hold a set
+    each (a server's thread pool has dozens)."""
 
     def __init__(self) -> None:
+        self.lock = threading.Lock()
         self.flat: dict[str, Array] = {}
 
     def array(self, name: str, shape: tuple[int, ...]) -> Array:
@@ -94,6 +96,10 @@ class _Workspace(threading.local):
 _WORKSPACE = _Workspace()
 
 
+def _fresh(name: str, shape: tuple[int, ...]) -> Array:
+    return numpy.empty(shape)
+
+
 def forward_backward(emits: Sequence[Array], trans: Array) -> list[Array]:
     """P(label) at each token of each note (scaled forward-backward).
 
@@ -101,7 +107,19 @@ def forward_backward(emits: Sequence[Array], trans: Array) -> list[Array]:
     ``active[t]`` of the batch: each step computes those rows only (padding is never
     touched, nor read, so the arrays are not zeroed), on arrays laid out step-major so that
     a step's rows are contiguous. The backward pass multiplies its scaled beta into alpha as
-    it goes (one step of beta is kept, not all of them)."""
+    it goes (one step of beta is kept, not all of them). The results are copies: nothing
+    returned points into the workspace."""
+    if not _WORKSPACE.lock.acquire(blocking=False):
+        return _forward_backward(emits, trans, _fresh)
+    try:
+        return _forward_backward(emits, trans, _WORKSPACE.array)
+    finally:
+        _WORKSPACE.lock.release()
+
+
+def _forward_backward(
+    emits: Sequence[Array], trans: Array, array: Callable[[str, tuple[int, ...]], Array]
+) -> list[Array]:
     keep = [b for b, e in enumerate(emits) if len(e)]
     labels = trans.shape[0]
     out: list[Array] = [numpy.zeros((0, labels)) for _ in emits]
@@ -110,8 +128,8 @@ def forward_backward(emits: Sequence[Array], trans: Array) -> list[Array]:
     keep.sort(key=lambda b: -len(emits[b]))
     lengths = [len(emits[b]) for b in keep]
     steps, batch = lengths[0], len(keep)
-    expe = _WORKSPACE.array("expe", (steps, batch, labels))
-    alpha = _WORKSPACE.array("alpha", (steps, batch, labels))
+    expe = array("expe", (steps, batch, labels))
+    alpha = array("alpha", (steps, batch, labels))
     for k, b in enumerate(keep):
         e = emits[b]
         numpy.exp(e - e.max(axis=1, keepdims=True), out=expe[: len(e), k])
