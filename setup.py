@@ -3,8 +3,9 @@ with mypyc (the compiler that ships with mypy) when the machine can, pure Python
 
 Why mypyc: these modules already pass ``mypy --strict`` (CI), so mypyc turns them into C
 extensions with the same semantics and no change to the source; measured on the
-development corpus, the spans are byte-identical and the default pipeline runs about 10%
-faster per core, the rules about 16% (docs/detectors.md, "Speed round 17"). Cython would
+development corpus (the two builds side by side, one per core), the spans are
+byte-identical and the default pipeline runs about 1.15x as fast per core, the rules about
+1.2x (docs/detectors.md, "Speed round 17"). Cython would
 need a second, annotated copy of each module; a hand-written extension, a second
 implementation to keep in step.
 
