@@ -98,8 +98,28 @@ def xml_kind(path: Path) -> str | None:
             if len(children) >= _XML_SNIFF_LIMIT or _decide(root, children):
                 break
     except etree.XMLSyntaxError:
-        pass
+        # lxml 6.2 (libxml2 2.14) parses a chunk before it yields the chunk's events, so
+        # an error anywhere in a small file comes before its first tag is seen: read the
+        # names from a recovering parse instead (they only choose the reader, which
+        # parses strictly and reports the error with its line)
+        if _decide(root, children) is None:
+            root, children = _recovered_names(data)
     return _decide(root, children)
+
+
+def _recovered_names(data: bytes) -> tuple[str | None, set[str]]:
+    """The root's tag and its children's, from libxml2's best-effort parse."""
+    parser = etree.XMLParser(
+        recover=True, resolve_entities=False, no_network=True, load_dtd=False,
+        encoding="ISO-8859-1",
+    )  # fmt: skip
+    try:
+        tree = etree.fromstring(data, parser)
+    except etree.XMLSyntaxError:
+        return None, set()
+    if tree is None:  # nothing recoverable
+        return None, set()
+    return str(tree.tag), {str(c.tag) for c in tree if isinstance(c.tag, str)}
 
 
 def _decide(root: str | None, children: set[str]) -> str | None:
