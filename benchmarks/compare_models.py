@@ -20,7 +20,9 @@ randomization (seed 001 §3.4) of the default against each row, the per-subtype 
 the default, the recall/precision curve of the recall-bias threshold on the DEV patients
 (TRAIN-only recipe) and, reported only, of the shipped model on TEST. Trained rows are
 cached as archives under --cache (no pickles), named by ``--fit`` keys; ``--fit KEY...``
-fits only those (one process per core, then the table with ``--cached-only``). Writes
+fits only those (one process per core, then the table with ``--cached-only``). The cache
+is keyed by row, not by settings: empty it after changing a row's settings or the default
+recipe (the hybrid rows follow the recipe). Writes
 benchmarks/results/compare_models.json and .md.
 
 Boosted trees are trained with ``max_iter=30`` boosting rounds (``TREES_ROUNDS``; the
