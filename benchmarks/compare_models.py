@@ -26,8 +26,8 @@ recipe (the hybrid rows follow the recipe). Writes
 benchmarks/results/compare_models.json and .md.
 
 Boosted trees are trained with ``max_iter=30`` boosting rounds (``TREES_ROUNDS``; the
-``TreesSettings`` default is 60). With 60 rounds one training of the tree tagger (then
-with one round of iterative learning, that is two forests: today's ``iterative``) on the 525 notes
+``TreesSettings`` default is 60). With 60 rounds one training of the tree tagger on the
+525 notes (then with one round of iterative learning, two forests: today's ``iterative``)
 took 842 s CPU, 2,143 s wall (niced, shared 2-core machine; ``voting`` trains three times
 as many forests); with 30 rounds 417 s CPU, 421 s wall. Early stopping never stopped before
 60 rounds, and boosting rounds are sequential, so the 30-round model is the first half of
