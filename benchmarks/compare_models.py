@@ -14,7 +14,9 @@ round of iterative learning with trusted phrases), all on the same training note
 hybrid with seed 001's two CRFs and the default recipe (one CRF) both fitted on TRAIN +
 ``corpora/train5-9`` + the recipe's generated notes (the default recipe without its five
 choice sets: the model its settings were chosen with), and the default pipeline (the
-shipped hybrid model, fitted on TRAIN + DEV + every other corpus but train10).
+shipped hybrid model, fitted on TRAIN + DEV + every other corpus but train10), reconciled
+across each patient's notes (the API's ``reconcile="patient"``) and, one row above, each
+note alone (``reconcile="note"``, what ``phiscrub detect`` and ``phiscrub deid`` do).
 Columns: entity strict / relaxed, token, binary token P/R/F, leak rate. Also: approximate
 randomization (seed 001 §3.4) of the default against each row, the per-subtype table of
 the default, the recall/precision curve of the recall-bias threshold on the DEV patients
@@ -106,6 +108,17 @@ def _tagger(tagger: PersistentTagger) -> Predict:
     return lambda docs: predict_documents(tagger, docs)
 
 
+def _per_note(tagger: PersistentTagger) -> Predict:
+    """Each note reconciled on its own, as ``phiscrub detect`` and ``phiscrub deid`` do
+    (``reconcile="note"``); ``predict_documents`` reconciles across a patient's notes."""
+    many = getattr(tagger, "predict_many", None)
+    if many is None:
+        return _tagger(tagger)
+    return lambda docs: [
+        d.with_layer("gold", s) for d, s in zip(docs, many(docs, by_patient=False), strict=True)
+    ]
+
+
 def _optional(
     kind: str, features: FeatureConfig | None = None, **settings: Any
 ) -> Callable[[], PersistentTagger] | None:
@@ -186,6 +199,7 @@ def systems(
         if not path.exists() and fit is not None and train_optional:
             fit(path)
         rows.append((name, _tagger(load_model(path)) if path.exists() else None))
+    rows.append(("default pipeline, each note reconciled alone (the commands)", _per_note(default)))
     rows.append(("hybrid (default pipeline)", _tagger(default)))
     return rows
 

@@ -5,8 +5,9 @@ package.
 ``train_default``: it generates the synthetic notes with fixed seeds (``phiscrub.synth``),
 reads the development corpus and keeps its TRAIN and DEV patients (never TEST), trains
 the hybrid tagger (``FeatureConfig.fast()``; one CRF over every category, which
-measured better on DEV than seed 001's two CRFs; recall-bias threshold 0.9, the highest
-recall whose mean strict F1 over the five choice sets stays >= 0.90) and writes
+measured better on DEV than seed 001's two CRFs; recall-bias threshold 0.9, the
+highest recall on the grid of ``compare_models`` whose mean strict F1 over the five choice
+sets stays >= 0.90: eleventh round, re-checked at 100 iterations in the nineteenth) and writes
 the archive with its model card. Settings are chosen with models that never saw the sets
 they are scored on: the DEV patients, ``corpora/tune`` and ``corpora/train2-4`` ("the
 choice sets", docs/models.md), scored with the recipe fitted on TRAIN (+ train5-6); the
