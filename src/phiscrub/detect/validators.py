@@ -36,6 +36,14 @@ def _digits(s: str) -> str:
     return "".join(c for c in s if c.isdigit())
 
 
+def handle_in_log(text: str, start: int, end: int) -> bool:
+    """``handle``, and not a clinical term (a drug after a log line's date is an entry,
+    not its writer: 07/30/2066 metoprolol  started)."""
+    from phiscrub.detect import lexicon
+
+    return handle(text, start, end) and not lexicon.lexicons().is_allowed(text[start:end])
+
+
 def luhn_npi(text: str, start: int, end: int) -> bool:
     """A 10-digit NPI: Luhn check over the number prefixed with 80840 (CMS NPI standard)."""
     d = _digits(text[start:end])
@@ -426,6 +434,7 @@ VALIDATORS: Mapping[str, Validator] = MappingProxyType(
         "national_phone": national_phone,
         "intl_phone": intl_phone,
         "handle": handle,
+        "handle_in_log": handle_in_log,
         "handle_loose": handle_loose,
         "handle_of_name": handle_of_name,
         "initials": initials,
