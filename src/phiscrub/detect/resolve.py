@@ -123,7 +123,10 @@ def inside(span: Span, blocks: list[tuple[int, int]], longest: int) -> bool:
 
 _ID_LABELS = {"MEDICALRECORD", "IDNUM", "ACCOUNT", "HEALTHPLAN", "DEVICE", "LICENSE"}
 _LETTERS = re.compile(r"[A-Za-z]+")
-_NEXT_ID = re.compile(r"\s*(?:,|/|;|and|&)\s*([A-Z0-9][A-Z0-9\-]*\d[A-Z0-9\-]*)\b")
+#: the next code of a list or a range (``KT-55310 to KT-55316``, ``A-1 through A-12``)
+_NEXT_ID = re.compile(
+    r"\s*(?:,|/|;|and|&|\bto\b|\bthrough\b|\bthru\b|\u2013)\s*([A-Z0-9][A-Z0-9\-]*\d[A-Z0-9\-]*)\b"
+)
 
 
 def _shape(s: str) -> str:
