@@ -52,3 +52,19 @@ def test_years_of_service_are_no_age_but_years_after_a_birth_date_are() -> None:
     text = "Retired bus operator (MBTA, 34 years); 30 yrs at the mine. DOB 08/02/1944 (74 yrs)"
     spans = [_at(text, "34", "AGE"), _at(text, "30", "AGE"), _at(text, "74", "AGE")]
     assert [s.text for s in bare_numbers(text, spans)] == ["74"]
+
+
+def test_lengths_of_time_are_not_ages() -> None:
+    text = (
+        "She describes 18 months of decline. Off alendronate 3 years off. Adenoma: 3-year "
+        "surveillance. Recheck in 12 months. A 4 years old boy; walked at 15 months."
+    )
+    spans = [
+        _at(text, "18", "AGE"),
+        _at(text, "3", "AGE"),
+        Span.of(text, text.index("3-year"), text.index("3-year") + 1, "AGE", "crf.all", 0.9),
+        _at(text, "12", "AGE"),
+        _at(text, "4", "AGE"),
+        _at(text, "15", "AGE"),
+    ]
+    assert [s.text for s in bare_numbers(text, spans)] == ["4", "15"]

@@ -8,7 +8,9 @@ A bare number is kept as
 - an AGE where an age word stands near it (``years``, ``y/o``, ``age``, ``old``,
   ``months``, ``turned``...) or where it follows a name in apposition
   (``Tyrone Mercer, 24, scaffolder``: the name is a span of the note), unless it counts
-  years of service (``(MBTA, 34 years)``, ``30 yrs at the mine``);
+  years of service (``(MBTA, 34 years)``, ``30 yrs at the mine``) or is a length of time
+  (``18 months of decline``, ``3 years off``, ``3-year surveillance``, ``in 12 months``;
+  twentieth round: 6 false AGE spans fewer on the choice sets, no true one lost);
 - a DATE when it has four digits (a year: ``nonverbal since ~2035``); a number of one or
   two digits alone is never a date.
 
@@ -67,7 +69,9 @@ def bare_numbers(text: str, crf: Sequence[Span], names: Sequence[Span] = ()) -> 
         if s.label in ("AGE", "DATE") and _NUMBER.fullmatch(s.text):
             if s.label == "DATE" and len(s.text) < 4:
                 continue
-            if s.label == "AGE" and (not _age_context(text, s, names) or _service_years(text, s)):
+            if s.label == "AGE" and (
+                not _age_context(text, s, names) or _service_years(text, s) or _duration(text, s)
+            ):
                 continue
         # an id of the ID category needs a digit; a login (category NAME) may be letters
         # alone (``kpatel``): only its ranges go
@@ -90,6 +94,35 @@ def _service_years(text: str, span: Span) -> bool:
     date of birth stays: ``DOB 08/02/1944 (74 yrs)``). In the choice sets' gold a number
     so followed was an age 2 times of 21, both of them in brackets."""
     return bool(_SERVICE.match(text, span.end)) and text[span.start - 1 : span.start] != "("
+
+
+#: a unit of time after the number, then a word that makes it a length of time:
+#: ``18 months of decline``, ``3 years off``, ``3-year surveillance``, ``2-year review``
+_DURATION_AFTER = re.compile(
+    r"[ -]?(?:years?|yrs?|months?|mos?|weeks?|wks?|days?)"
+    r"(?:[ ]+(?:of|off|ago|later|prior|earlier|before|after)\b"
+    r"|[ -](?:surveillance|review|follow-up|f/u|course|history|interval|supply|program|plan)\b)",
+    re.IGNORECASE,
+)
+#: or the unit, and a word before the number that makes it one (``in 12 months``,
+#: ``for 3 years``, ``x 6 months``, ``over the past 2 years``)
+_DURATION_BEFORE = re.compile(
+    r"(?i)(?<![a-z])(?:in|for|x|over|past|last|next|every|within|than|q)[ \t:]*$"
+)
+_UNIT = r"[ -]?(?:years?|yrs?|months?|mos?|weeks?|wks?|days?)"
+_UNIT_AFTER = re.compile(_UNIT + r"\b", re.IGNORECASE)
+_UNIT_OLD = re.compile(_UNIT + r"[ -]old\b", re.IGNORECASE)
+
+
+def _duration(text: str, span: Span) -> bool:
+    """A length of time, not an age: a unit of time after the number and a word of
+    duration after the unit or before the number (an age keeps ``old``: ``3 years old``)."""
+    if _UNIT_OLD.match(text, span.end):
+        return False
+    if _DURATION_AFTER.match(text, span.end):
+        return True
+    before = text[max(0, span.start - 12) : span.start]
+    return bool(_UNIT_AFTER.match(text, span.end)) and bool(_DURATION_BEFORE.search(before))
 
 
 def _not_an_id(text: str) -> bool:
