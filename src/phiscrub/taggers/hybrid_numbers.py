@@ -96,11 +96,11 @@ def _service_years(text: str, span: Span) -> bool:
     return bool(_SERVICE.match(text, span.end)) and text[span.start - 1 : span.start] != "("
 
 
+_UNIT = r"[ -]?(?:years?|yrs?|months?|mos?|weeks?|wks?|days?)"
 #: a unit of time after the number, then a word that makes it a length of time:
 #: ``18 months of decline``, ``3 years off``, ``3-year surveillance``, ``2-year review``
 _DURATION_AFTER = re.compile(
-    r"[ -]?(?:years?|yrs?|months?|mos?|weeks?|wks?|days?)"
-    r"(?:[ ]+(?:of|off|ago|later|prior|earlier|before|after)\b"
+    _UNIT + r"(?:[ ]+(?:of|off|ago|later|prior|earlier|before|after)\b"
     r"|[ -](?:surveillance|review|follow-up|f/u|course|history|interval|supply|program|plan)\b)",
     re.IGNORECASE,
 )
@@ -109,7 +109,6 @@ _DURATION_AFTER = re.compile(
 _DURATION_BEFORE = re.compile(
     r"(?i)(?<![a-z])(?:in|for|x|over|past|last|next|every|within|than|q)[ \t:]*$"
 )
-_UNIT = r"[ -]?(?:years?|yrs?|months?|mos?|weeks?|wks?|days?)"
 _UNIT_AFTER = re.compile(_UNIT + r"\b", re.IGNORECASE)
 _UNIT_OLD = re.compile(_UNIT + r"[ -]old\b", re.IGNORECASE)
 
